@@ -1,0 +1,57 @@
+"""dmlc: DirectML's tensor operators, executed on the CPU.
+
+NumPy-first functions (``depth_to_space``, ``space_to_depth``, ...), a cffi handle on the
+shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
+"""
+import os as _os
+
+from dmlc import _core
+
+__version__ = "0.1.0"
+
+if _core.library_version() != _core.HEADER_VERSION:
+    v = _core.library_version()
+    raise ImportError(
+        f"dmlc {__version__} was built against directml_py.h version 0x{_core.HEADER_VERSION:06x}, "
+        f"but the loaded libdirectml_py is version 0x{v:06x}; reinstall dmlc")
+
+from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
+from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
+from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
+
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
+
+
+def get_include():
+    """The directory holding ``directml_py.h`` (pass it to the compiler with ``-I``)."""
+    return _os.path.join(_HERE, "include")
+
+
+def get_library_dir():
+    """The directory holding the shared library ``libdirectml_py``."""
+    return _HERE
+
+
+def get_library_path():
+    """The path of the shared library ``libdirectml_py`` (for ctypes, cffi and linkers)."""
+    for name in ("libdirectml_py.so", "libdirectml_py.dylib", "directml_py.dll"):
+        path = _os.path.join(_HERE, name)
+        if _os.path.exists(path):
+            return path
+    raise FileNotFoundError(f"libdirectml_py is not in {_HERE}; reinstall dmlc")
+
+
+def __getattr__(name):
+    # dmlc.ffi imports cffi and opens the library: only when first asked for.
+    if name == "ffi":
+        import importlib
+        return importlib.import_module("dmlc.ffi")
+    raise AttributeError(f"module 'dmlc' has no attribute {name!r}")
+
+
+__all__ = [
+    "DepthSpaceOrder", "PaddingMode",
+    "depth_to_space", "space_to_depth",
+    "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
+]

@@ -1,0 +1,151 @@
+# cython: language_level=3
+# The C API of libdirectml_py (include/directml_py.h), and the helpers every operator
+# module of the package shares (defined in _core.pyx).
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
+cimport numpy as cnp
+
+cdef extern from "directml_py.h" nogil:
+    ctypedef unsigned int UINT
+    ctypedef uint64_t UINT64
+    ctypedef int32_t HRESULT
+    ctypedef float FLOAT
+    ctypedef int BOOL
+
+    ctypedef enum DML_TENSOR_DATA_TYPE:
+        DML_TENSOR_DATA_TYPE_UNKNOWN
+    ctypedef enum DML_TENSOR_TYPE:
+        DML_TENSOR_TYPE_BUFFER
+    ctypedef enum DML_TENSOR_FLAGS:
+        DML_TENSOR_FLAG_NONE
+    ctypedef enum DML_OPERATOR_TYPE:
+        DML_OPERATOR_INVALID
+    ctypedef enum DML_DEPTH_SPACE_ORDER:
+        DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
+    ctypedef enum DML_PADDING_MODE:
+        DML_PADDING_MODE_CONSTANT
+
+    ctypedef struct DML_BUFFER_TENSOR_DESC:
+        DML_TENSOR_DATA_TYPE DataType
+        DML_TENSOR_FLAGS Flags
+        UINT DimensionCount
+        const UINT* Sizes
+        const UINT* Strides
+        UINT64 TotalTensorSizeInBytes
+        UINT GuaranteedBaseOffsetAlignment
+
+    ctypedef struct DML_TENSOR_DESC:
+        DML_TENSOR_TYPE Type
+        const void* Desc
+
+    ctypedef struct DML_OPERATOR_DESC:
+        DML_OPERATOR_TYPE Type
+        const void* Desc
+
+    ctypedef union DML_SCALAR_UNION:
+        uint8_t Bytes[8]
+        int8_t Int8
+        uint8_t UInt8
+        int16_t Int16
+        uint16_t UInt16
+        int32_t Int32
+        uint32_t UInt32
+        int64_t Int64
+        uint64_t UInt64
+        float Float32
+        double Float64
+
+    ctypedef struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT BlockSize
+        DML_DEPTH_SPACE_ORDER Order
+
+    ctypedef struct DML_SPACE_TO_DEPTH1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT BlockSize
+        DML_DEPTH_SPACE_ORDER Order
+
+    ctypedef struct DML_PADDING1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_PADDING_MODE PaddingMode
+        DML_TENSOR_DATA_TYPE PaddingValueDataType
+        DML_SCALAR_UNION PaddingValue
+        UINT DimensionCount
+        const UINT* StartPadding
+        const UINT* EndPadding
+
+    ctypedef struct DML_SPLIT_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        UINT OutputCount
+        const DML_TENSOR_DESC* OutputTensors
+        UINT Axis
+
+    ctypedef struct DML_JOIN_OPERATOR_DESC:
+        UINT InputCount
+        const DML_TENSOR_DESC* InputTensors
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+
+    ctypedef struct DML_MAX_POOLING2_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        const DML_TENSOR_DESC* OutputIndicesTensor
+        UINT DimensionCount
+        const UINT* Strides
+        const UINT* WindowSize
+        const UINT* StartPadding
+        const UINT* EndPadding
+        const UINT* Dilations
+
+    ctypedef struct DMLC_BUFFER_BINDING:
+        void* Buffer
+        UINT64 Offset
+        UINT64 SizeInBytes
+
+    ctypedef struct DMLC_OPERATOR:
+        pass
+
+    int DMLC_VERSION
+    HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
+    HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
+                        UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
+    void dmlcReleaseOperator(DMLC_OPERATOR* op)
+    HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
+                                UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
+    HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount, const UINT* sizes,
+                                     const UINT* strides, UINT64* sizeInBytes)
+    const char* dmlcGetLastErrorMessage()
+    UINT dmlcGetVersion()
+    HRESULT dmlcSetThreadCount(UINT count)
+    UINT dmlcGetThreadCount()
+
+
+# A tensor bound for one call: the DML descs point into the struct itself, so it must not
+# be copied after bind().
+cdef struct Tensor:
+    UINT sizes[8]
+    UINT strides[8]
+    DML_BUFFER_TENSOR_DESC buffer_desc
+    DML_TENSOR_DESC desc
+    DMLC_BUFFER_BINDING binding
+
+# The DML_TENSOR_DATA_TYPE of an array's dtype; raises TypeError for anything else.
+cdef int dml_type_of(cnp.ndarray a, str name) except -1
+# x as an ndarray the core can read in place (copies only negative or odd strides).
+cdef cnp.ndarray as_input(object x, str name)
+# Fills t from a (which as_input or as_output accepted) and binds its memory.
+cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
+# The array the core writes: out itself, or a fresh/temporary array when out is None or
+# cannot be written in place; finish_output() copies a temporary back into out.
+cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name)
+cdef object finish_output(cnp.ndarray result, object out)
+# Runs desc with the GIL released and raises the core's message on failure.
+cdef int execute(const DML_OPERATOR_DESC* desc, UINT nin, const DMLC_BUFFER_BINDING* ins,
+                 UINT nout, const DMLC_BUFFER_BINDING* outs) except -1
+# Raises the Python exception matching hr with the core's last message.
+cdef int raise_hr(HRESULT hr) except -1
+# True if the memory of a and b (as accepted by as_input/as_output) may overlap; callers
+# copy an input that overlaps out=, as NumPy's ufuncs do.
+cdef bint may_overlap(cnp.ndarray a, cnp.ndarray b)

@@ -1,0 +1,60 @@
+"""DirectML's enums as Python IntEnums, and the one parser every function uses for them."""
+import enum
+
+
+class DepthSpaceOrder(enum.IntEnum):
+    """DML_DEPTH_SPACE_ORDER."""
+
+    DEPTH_COLUMN_ROW = 0
+    COLUMN_ROW_DEPTH = 1
+
+
+class PaddingMode(enum.IntEnum):
+    """DML_PADDING_MODE."""
+
+    CONSTANT = 0
+    EDGE = 1
+    REFLECTION = 2
+    SYMMETRIC = 3
+    WRAP = 4
+
+
+_PREFIX = {DepthSpaceOrder: "DML_DEPTH_SPACE_ORDER_", PaddingMode: "DML_PADDING_MODE_"}
+_ALIASES = {
+    DepthSpaceOrder: {"dcr": 0, "crd": 1},
+    PaddingMode: {"reflect": 2},
+}
+_TABLES = {}
+
+
+def _table(cls):
+    table = _TABLES.get(cls)
+    if table is None:
+        table = {}
+        for m in cls:
+            table[m.name.lower()] = m
+            table[(_PREFIX[cls] + m.name).lower()] = m
+        for alias, value in _ALIASES.get(cls, {}).items():
+            table[alias] = cls(value)
+        _TABLES[cls] = table
+    return table
+
+
+def parse_enum(value, cls, fname, argname):
+    """Return the cls member that value names: a member, a string (case-insensitive; the
+    short name, DirectML's full name or a listed alias) or a valid int."""
+    if type(value) is cls:
+        return value
+    if isinstance(value, str):
+        member = _table(cls).get(value.lower())
+        if member is None:
+            names = ", ".join(repr(m.name.lower()) for m in cls)
+            raise ValueError(f"{fname}: {argname} is {value!r}, expected one of {names}")
+        return member
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(f"{fname}: {argname} is {value}, expected one of "
+                             f"{', '.join(f'{m.value} ({m.name})' for m in cls)}") from None
+    raise TypeError(f"{fname}: {argname} must be a string or {cls.__name__}, not {type(value).__name__}")

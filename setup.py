@@ -1,0 +1,118 @@
+"""Builds dmlc: the C core as the plain shared library libdirectml_py (no libpython, only
+the dmlc* API exported), then the Cython modules that call it.  The library and
+directml_py.h are installed inside the package (dmlc.get_library_path(), dmlc.get_include()).
+
+Environment: DMLC_CFLAGS adds compiler flags to the core (CI uses it for sanitizers and
+-Werror); DMLC_NO_OPENMP=1 builds the core single-threaded.
+"""
+import glob
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORE_SOURCES = sorted(glob.glob("src/*.c") + glob.glob("src/ops/*.c") + glob.glob("src/kernels/*.c"))
+CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/*.inc") + ["include/directml_py.h"])
+
+if sys.platform == "win32":
+    LIB_FILE = "directml_py.dll"
+elif sys.platform == "darwin":
+    LIB_FILE = "libdirectml_py.dylib"
+else:
+    LIB_FILE = "libdirectml_py.so"
+
+
+def _compiles(cc, flags):
+    """True if the compiler accepts flags for a program that uses OpenMP."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n")
+        try:
+            r = subprocess.run([cc, *flags, src, "-o", os.path.join(tmp, "t")], capture_output=True)
+        except OSError:
+            return False
+        return r.returncode == 0
+
+
+class build_ext(_build_ext):
+    def build_extensions(self):
+        lib_dir = self.build_core()
+        for ext in self.extensions:
+            ext.library_dirs.append(lib_dir)
+        super().build_extensions()
+
+    def build_core(self):
+        cc = self.compiler
+        lib_dir = os.path.join(self.build_lib, "dmlc")
+        os.makedirs(os.path.join(lib_dir, "include"), exist_ok=True)
+        shutil.copy(os.path.join(HERE, "include", "directml_py.h"), os.path.join(lib_dir, "include"))
+        macros = [("DMLC_BUILDING_LIBRARY", "1")]
+        if cc.compiler_type == "msvc":
+            cflags, ldflags = ["/O2", "/openmp"], []
+        else:
+            cc_exe = cc.compiler_so[0]
+            openmp = [] if os.environ.get("DMLC_NO_OPENMP") else (["-fopenmp"] if _compiles(cc_exe, ["-fopenmp"]) else [])
+            cflags = ["-std=gnu11", "-O3", "-fvisibility=hidden", "-fno-strict-aliasing", *openmp]
+            cflags += shlex.split(os.environ.get("DMLC_CFLAGS", ""))
+            ldflags = list(openmp) + shlex.split(os.environ.get("DMLC_CFLAGS", ""))
+            if sys.platform == "darwin":
+                ldflags += ["-install_name", "@rpath/" + LIB_FILE]
+            else:
+                ldflags += ["-Wl,-soname," + LIB_FILE]
+        objects = cc.compile(CORE_SOURCES, output_dir=self.build_temp, macros=macros, include_dirs=["include"],
+                             extra_postargs=cflags, depends=CORE_DEPENDS)
+        target = os.path.join(lib_dir, LIB_FILE)
+        if cc.compiler_type == "msvc":
+            cc.link_shared_object(objects, target, extra_postargs=ldflags)
+        else:
+            # Python's LDSHARED carries its own -L/-rpath; the core is a plain C library.
+            saved = cc.linker_so
+            cc.linker_so = [cc.compiler_so[0], "-shared"]
+            try:
+                cc.link_shared_object(objects, target, extra_postargs=ldflags)
+            finally:
+                cc.linker_so = saved
+        return lib_dir
+
+    def copy_extensions_to_source(self):
+        # --inplace / editable: the library and the header travel with the extensions.
+        super().copy_extensions_to_source()
+        os.makedirs(os.path.join(HERE, "dmlc", "include"), exist_ok=True)
+        shutil.copy(os.path.join(self.build_lib, "dmlc", LIB_FILE), os.path.join(HERE, "dmlc", LIB_FILE))
+        shutil.copy(os.path.join(HERE, "include", "directml_py.h"), os.path.join(HERE, "dmlc", "include"))
+
+
+if sys.platform == "darwin":
+    rpath_args = {"extra_link_args": ["-Wl,-rpath,@loader_path"]}
+elif sys.platform == "win32":
+    rpath_args = {}
+else:
+    rpath_args = {"runtime_library_dirs": ["$ORIGIN"]}
+
+extensions = [
+    Extension(
+        "dmlc." + os.path.splitext(os.path.basename(pyx))[0],
+        [pyx],
+        include_dirs=["include", numpy.get_include()],
+        libraries=["directml_py"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        depends=["include/directml_py.h", "dmlc/_core.pxd"],
+        **rpath_args,
+    )
+    for pyx in sorted(glob.glob("dmlc/*.pyx"))
+]
+
+setup(
+    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
+    cmdclass={"build_ext": build_ext},
+    package_data={"dmlc": ["include/directml_py.h", LIB_FILE, "*.pyx", "*.pxd"]},
+)

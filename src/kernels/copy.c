@@ -1,0 +1,260 @@
+/* copy.c - the strided N-d copy every data-movement operator reduces to.
+ *
+ * Kernels dispatch on element size (1, 2, 4, 8 bytes), never on data type: moving a value
+ * never looks at it.  The loop nest is the caller's order (outermost first) after merging;
+ * the innermost one or two dimensions run in a specialised kernel:
+ *   - a contiguous run in both tensors: memcpy;
+ *   - an interleave (dst rows contiguous, the src columns are `cols` separate streams),
+ *     which is depth-to-space's inner (W, block) loop: d[r*cols + c] = s[c*scs + r];
+ *   - a deinterleave (the transpose of that), space-to-depth's inner loop;
+ *   - anything else, a plain 2-d strided loop.
+ * Work is split across threads by outer iterations, or by rows when there are few. */
+#include "../dmlc_internal.h"
+
+#include <string.h>
+
+void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const uint64_t* sizes,
+                         const int64_t* dst_strides, const int64_t* src_strides)
+{
+    UINT n = 0;
+    plan->elem_size = elem_size;
+    for (UINT i = 0; i < ndim; ++i) {
+        if (sizes[i] == 1) continue;
+        /* Merge into the previous dimension when it steps exactly over this one in both
+         * tensors: {.., 4, 5} with strides {5, 1} is one dimension of 20. */
+        if (n > 0 && plan->dst_strides[n - 1] == dst_strides[i] * (int64_t)sizes[i] &&
+            plan->src_strides[n - 1] == src_strides[i] * (int64_t)sizes[i]) {
+            plan->sizes[n - 1] *= sizes[i];
+            plan->dst_strides[n - 1] = dst_strides[i];
+            plan->src_strides[n - 1] = src_strides[i];
+            continue;
+        }
+        plan->sizes[n] = sizes[i];
+        plan->dst_strides[n] = dst_strides[i];
+        plan->src_strides[n] = src_strides[i];
+        ++n;
+    }
+    plan->ndim = n;
+}
+
+/* ---- 2-d kernels by element size -------------------------------------------------------- */
+#define DEFINE_COPY2D(T, NAME)                                                                       \
+    static void NAME(uint64_t rows, uint64_t cols, T* DMLC_RESTRICT d, int64_t drs, int64_t dcs,     \
+                     const T* DMLC_RESTRICT s, int64_t srs, int64_t scs)                              \
+    {                                                                                                 \
+        if (dcs == 1 && drs == (int64_t)cols && srs == 1) { /* interleave */                          \
+            switch (cols) {                                                                           \
+            case 2: {                                                                                 \
+                const T* s1 = s + scs;                                                                \
+                for (uint64_t r = 0; r < rows; ++r) { d[2 * r] = s[r]; d[2 * r + 1] = s1[r]; }        \
+                return;                                                                               \
+            }                                                                                         \
+            case 3: {                                                                                 \
+                const T *s1 = s + scs, *s2 = s + 2 * scs;                                             \
+                for (uint64_t r = 0; r < rows; ++r) {                                                 \
+                    d[3 * r] = s[r]; d[3 * r + 1] = s1[r]; d[3 * r + 2] = s2[r];                      \
+                }                                                                                     \
+                return;                                                                               \
+            }                                                                                         \
+            case 4: {                                                                                 \
+                const T *s1 = s + scs, *s2 = s + 2 * scs, *s3 = s + 3 * scs;                          \
+                for (uint64_t r = 0; r < rows; ++r) {                                                 \
+                    d[4 * r] = s[r]; d[4 * r + 1] = s1[r]; d[4 * r + 2] = s2[r]; d[4 * r + 3] = s3[r]; \
+                }                                                                                     \
+                return;                                                                               \
+            }                                                                                         \
+            default:                                                                                  \
+                for (uint64_t r = 0; r < rows; ++r)                                                   \
+                    for (uint64_t c = 0; c < cols; ++c) d[r * cols + c] = s[(int64_t)c * scs + (int64_t)r]; \
+                return;                                                                               \
+            }                                                                                         \
+        }                                                                                             \
+        if (scs == 1 && srs == (int64_t)cols && drs == 1) { /* deinterleave */                        \
+            switch (cols) {                                                                           \
+            case 2: {                                                                                 \
+                T* d1 = d + dcs;                                                                      \
+                for (uint64_t r = 0; r < rows; ++r) { d[r] = s[2 * r]; d1[r] = s[2 * r + 1]; }        \
+                return;                                                                               \
+            }                                                                                         \
+            case 3: {                                                                                 \
+                T *d1 = d + dcs, *d2 = d + 2 * dcs;                                                   \
+                for (uint64_t r = 0; r < rows; ++r) {                                                 \
+                    d[r] = s[3 * r]; d1[r] = s[3 * r + 1]; d2[r] = s[3 * r + 2];                      \
+                }                                                                                     \
+                return;                                                                               \
+            }                                                                                         \
+            case 4: {                                                                                 \
+                T *d1 = d + dcs, *d2 = d + 2 * dcs, *d3 = d + 3 * dcs;                                \
+                for (uint64_t r = 0; r < rows; ++r) {                                                 \
+                    d[r] = s[4 * r]; d1[r] = s[4 * r + 1]; d2[r] = s[4 * r + 2]; d3[r] = s[4 * r + 3]; \
+                }                                                                                     \
+                return;                                                                               \
+            }                                                                                         \
+            default:                                                                                  \
+                for (uint64_t r = 0; r < rows; ++r)                                                   \
+                    for (uint64_t c = 0; c < cols; ++c) d[(int64_t)c * dcs + (int64_t)r] = s[r * cols + c]; \
+                return;                                                                               \
+            }                                                                                         \
+        }                                                                                             \
+        if (dcs == 1 && scs == 1) {                                                                   \
+            for (uint64_t r = 0; r < rows; ++r)                                                       \
+                memcpy(d + (int64_t)r * drs, s + (int64_t)r * srs, cols * sizeof(T));                 \
+            return;                                                                                   \
+        }                                                                                             \
+        for (uint64_t r = 0; r < rows; ++r) {                                                         \
+            T* dr = d + (int64_t)r * drs;                                                             \
+            const T* sr = s + (int64_t)r * srs;                                                       \
+            for (uint64_t c = 0; c < cols; ++c) dr[(int64_t)c * dcs] = sr[(int64_t)c * scs];          \
+        }                                                                                             \
+    }
+
+DEFINE_COPY2D(uint8_t, copy2d_x8)
+DEFINE_COPY2D(uint16_t, copy2d_x16)
+DEFINE_COPY2D(uint32_t, copy2d_x32)
+DEFINE_COPY2D(uint64_t, copy2d_x64)
+
+typedef void (*copy2d_fn)(uint64_t, uint64_t, void*, int64_t, int64_t, const void*, int64_t, int64_t);
+
+static copy2d_fn copy2d_for(UINT elem_size)
+{
+    switch (elem_size) {
+    case 1: return (copy2d_fn)copy2d_x8;
+    case 2: return (copy2d_fn)copy2d_x16;
+    case 4: return (copy2d_fn)copy2d_x32;
+    default: return (copy2d_fn)copy2d_x64;
+    }
+}
+
+/* ---- The N-d driver ------------------------------------------------------------------ */
+typedef struct copy_job {
+    const dmlc_copy_plan* plan;
+    char* dst;
+    const char* src;
+    copy2d_fn kernel;
+    int run;          /* the innermost dimension is one contiguous run in both tensors */
+    UINT outer_ndim;  /* dimensions looped outside the kernel */
+    uint64_t rows;    /* the kernel's outer extent (split into pieces) */
+    uint64_t cols;
+    int64_t drs, dcs, srs, scs;
+    uint64_t pieces;  /* pieces each kernel call is cut into, for threads */
+} copy_job;
+
+static inline void copy_item(const copy_job* job, char* d, const char* s, uint64_t r0, uint64_t r1)
+{
+    const int64_t es = job->plan->elem_size;
+    d += (int64_t)r0 * job->drs * es;
+    s += (int64_t)r0 * job->srs * es;
+    if (job->run)
+        memcpy(d, s, (size_t)((r1 - r0) * (uint64_t)es));
+    else
+        job->kernel(r1 - r0, job->cols, d, job->drs, job->dcs, s, job->srs, job->scs);
+}
+
+/* Items [begin, end) of outer iterations x pieces.  The innermost outer dimension runs in
+ * a tight loop; the multi-index above it advances once per pass. */
+static void copy_range(void* vjob, uint64_t begin, uint64_t end)
+{
+    const copy_job* job = (const copy_job*)vjob;
+    const dmlc_copy_plan* p = job->plan;
+    const int64_t es = p->elem_size;
+    const UINT od = job->outer_ndim;
+    uint64_t idx[DMLC_MAX_DIMS];
+    uint64_t outer = begin / job->pieces, piece = begin % job->pieces, item = begin;
+    int64_t doff = 0, soff = 0;
+    for (UINT i = od; i-- > 0;) {
+        idx[i] = outer % p->sizes[i];
+        outer /= p->sizes[i];
+        doff += (int64_t)idx[i] * p->dst_strides[i];
+        soff += (int64_t)idx[i] * p->src_strides[i];
+    }
+    if (job->pieces > 1) {
+        for (; item < end; ++item) {
+            copy_item(job, job->dst + doff * es, job->src + soff * es, job->rows * piece / job->pieces,
+                      job->rows * (piece + 1) / job->pieces);
+            if (++piece < job->pieces) continue;
+            piece = 0;
+            for (UINT i = od; i-- > 0;) {
+                doff += p->dst_strides[i];
+                soff += p->src_strides[i];
+                if (++idx[i] < p->sizes[i]) break;
+                doff -= (int64_t)p->sizes[i] * p->dst_strides[i];
+                soff -= (int64_t)p->sizes[i] * p->src_strides[i];
+                idx[i] = 0;
+            }
+        }
+        return;
+    }
+    if (od == 0) {
+        copy_item(job, job->dst, job->src, 0, job->rows);
+        return;
+    }
+    while (item < end) {
+        const UINT last = od - 1;
+        const int64_t ds = p->dst_strides[last] * es, ss = p->src_strides[last] * es;
+        uint64_t count = p->sizes[last] - idx[last];
+        char* d = job->dst + doff * es;
+        const char* s = job->src + soff * es;
+        if (count > end - item) count = end - item;
+        for (uint64_t k = 0; k < count; ++k, d += ds, s += ss) copy_item(job, d, s, 0, job->rows);
+        item += count;
+        /* Carry into the dimensions above the tight loop. */
+        doff += (int64_t)count * p->dst_strides[last];
+        soff += (int64_t)count * p->src_strides[last];
+        idx[last] += count;
+        for (UINT i = od; i-- > 0 && idx[i] == p->sizes[i];) {
+            doff -= (int64_t)p->sizes[i] * p->dst_strides[i];
+            soff -= (int64_t)p->sizes[i] * p->src_strides[i];
+            idx[i] = 0;
+            if (i == 0) break;
+            doff += p->dst_strides[i - 1];
+            soff += p->src_strides[i - 1];
+            ++idx[i - 1];
+        }
+    }
+}
+
+void dmlc_copy_run(const dmlc_copy_plan* p, void* dst, const void* src)
+{
+    copy_job job;
+    uint64_t outer = 1, bytes = 2 * (uint64_t)p->elem_size, threads;
+    memset(&job, 0, sizeof job);
+    job.plan = p;
+    job.dst = (char*)dst;
+    job.src = (const char*)src;
+    job.kernel = copy2d_for(p->elem_size);
+    job.cols = 1;
+    if (p->ndim == 0) {
+        memcpy(dst, src, p->elem_size);
+        return;
+    }
+    if (p->dst_strides[p->ndim - 1] == 1 && p->src_strides[p->ndim - 1] == 1) {
+        job.run = 1;
+        job.outer_ndim = p->ndim - 1;
+        job.rows = p->sizes[p->ndim - 1];
+        job.drs = job.srs = 1;
+    } else if (p->ndim >= 2) {
+        job.outer_ndim = p->ndim - 2;
+        job.rows = p->sizes[p->ndim - 2];
+        job.cols = p->sizes[p->ndim - 1];
+        job.drs = p->dst_strides[p->ndim - 2];
+        job.srs = p->src_strides[p->ndim - 2];
+        job.dcs = p->dst_strides[p->ndim - 1];
+        job.scs = p->src_strides[p->ndim - 1];
+    } else {
+        job.rows = p->sizes[0];
+        job.drs = p->dst_strides[0];
+        job.srs = p->src_strides[0];
+    }
+    for (UINT i = 0; i < p->ndim; ++i) bytes *= p->sizes[i];
+    for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
+    /* Few outer iterations (one big memcpy, say): cut each kernel call into pieces so every
+     * thread gets a share. */
+    threads = dmlc_thread_count();
+    job.pieces = 1;
+    if (threads > 1 && outer < 8 * threads) {
+        job.pieces = 8 * threads / outer + 1;
+        if (job.pieces > job.rows) job.pieces = job.rows;
+        if (job.pieces == 0) job.pieces = 1;
+    }
+    dmlc_parallel_for(outer * job.pieces, bytes, copy_range, &job);
+}
