@@ -51,7 +51,7 @@ def parse_enum(value, cls, fname, argname):
             names = ", ".join(repr(m.name.lower()) for m in cls)
             raise ValueError(f"{fname}: {argname} is {value!r}, expected one of {names}")
         return member
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):
         try:
             return cls(value)
         except ValueError:

@@ -9,10 +9,11 @@ _ORDERS.update({m: int(m) for m in DepthSpaceOrder})
 
 
 def _order(order, fname):
-    try:
-        return _ORDERS[order]
-    except (KeyError, TypeError):
-        return int(parse_enum(order, DepthSpaceOrder, fname, "order"))
+    if type(order) is str or type(order) is DepthSpaceOrder:
+        o = _ORDERS.get(order)
+        if o is not None:
+            return o
+    return int(parse_enum(order, DepthSpaceOrder, fname, "order"))
 
 
 def depth_to_space(x, block_size, *, order="depth_column_row", out=None):

@@ -1,0 +1,266 @@
+"""dmlc.depth_to_space / dmlc.space_to_depth against plain NumPy references."""
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dmlc
+from conftest import ALL_DTYPES, random_array
+
+
+def ref_depth_to_space(x, b, order="depth_column_row"):
+    """out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]  (DCR)
+                                 x[n, c*b*b + i*b + j, h, w]  (CRD)"""
+    n, c, h, w = x.shape
+    co = c // (b * b)
+    out = np.empty((n, co, h * b, w * b), x.dtype)
+    for i in range(b):
+        for j in range(b):
+            for cc in range(co):
+                src = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
+                out[:, cc, i::b, j::b] = x[:, src]
+    return out
+
+
+def ref_space_to_depth(y, b, order="depth_column_row"):
+    n, co, hb, wb = y.shape
+    out = np.empty((n, co * b * b, hb // b, wb // b), y.dtype)
+    for i in range(b):
+        for j in range(b):
+            for cc in range(co):
+                dst = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
+                out[:, dst] = y[:, cc, i::b, j::b]
+    return out
+
+
+ORDERS = ["depth_column_row", "column_row_depth"]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("b", [1, 2, 3, 4])
+def test_all_dtypes_orders_blocks(rng, dtype, order, b):
+    x = random_array(rng, (2, 2 * b * b, 3, 5), dtype)
+    y = dmlc.depth_to_space(x, b, order=order)
+    np.testing.assert_array_equal(y, ref_depth_to_space(x, b, order))
+    assert y.dtype == x.dtype
+    z = dmlc.space_to_depth(y, b, order=order)
+    np.testing.assert_array_equal(z, ref_space_to_depth(y, b, order))
+    np.testing.assert_array_equal(z, x)
+
+
+@pytest.mark.parametrize("shape", [(1, 4, 1, 1), (3, 8, 7, 1), (1, 4, 1, 9), (2, 12, 17, 33), (1, 64, 40, 40)])
+@pytest.mark.parametrize("order", ORDERS)
+def test_shapes(rng, shape, order):
+    x = random_array(rng, shape, np.float32)
+    np.testing.assert_array_equal(dmlc.depth_to_space(x, 2, order=order), ref_depth_to_space(x, 2, order))
+
+
+@pytest.mark.parametrize("b", [5, 8])
+def test_large_blocks(rng, b):
+    x = random_array(rng, (1, 2 * b * b, 2, 3), np.int16)
+    for order in ORDERS:
+        np.testing.assert_array_equal(dmlc.depth_to_space(x, b, order=order), ref_depth_to_space(x, b, order))
+
+
+def strided_views(rng, dtype):
+    base = random_array(rng, (3, 16, 12, 14), dtype)
+    return {
+        "every other row": base[:, :, ::2, :],
+        "every other column": base[:, :, :, ::2],
+        "channel slice": base[1:, 4:12],
+        "transposed H/W": base.transpose(0, 1, 3, 2),
+        "NHWC memory": np.ascontiguousarray(base.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2),
+        "broadcast batch": np.broadcast_to(base[:1], (4, 16, 12, 14)),
+        "broadcast width": np.broadcast_to(base[:, :, :, :1], (3, 16, 12, 6)),
+        "negative strides": base[:, :, ::-1, ::-2],
+    }
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.float64, np.int16])
+@pytest.mark.parametrize("order", ORDERS)
+def test_strided_inputs(rng, dtype, order):
+    for name, x in strided_views(rng, dtype).items():
+        np.testing.assert_array_equal(dmlc.depth_to_space(x, 2, order=order), ref_depth_to_space(x, 2, order),
+                                      err_msg=name)
+        if x.shape[2] % 2 == 0 and x.shape[3] % 2 == 0:
+            np.testing.assert_array_equal(dmlc.space_to_depth(x, 2, order=order), ref_space_to_depth(x, 2, order),
+                                          err_msg=name)
+
+
+def test_strided_input_is_not_copied(rng, monkeypatch):
+    """A view with non-negative strides goes to the core as DML strides: no ascontiguousarray."""
+    x = random_array(rng, (2, 8, 10, 12), np.float32)[:, :, ::2, 1::3]
+    calls = []
+    real = np.ascontiguousarray
+    monkeypatch.setattr(np, "ascontiguousarray", lambda *a, **k: calls.append(a) or real(*a, **k))
+    y = dmlc.depth_to_space(x, 2)
+    assert calls == []
+    np.testing.assert_array_equal(y, ref_depth_to_space(x, 2))
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_out_into_strided_view(rng, order):
+    x = random_array(rng, (2, 8, 5, 6), np.float32)
+    big = np.full((3, 4, 12, 30), -1, np.float32)
+    view = big[1:, 1:3, 1:11, ::2][:, :, :, :12]
+    r = dmlc.depth_to_space(x, 2, order=order, out=view)
+    assert r is view
+    np.testing.assert_array_equal(view, ref_depth_to_space(x, 2, order))
+    untouched = big.copy()
+    untouched[1:, 1:3, 1:11, ::2][:, :, :, :12] = -1
+    assert np.all(untouched == -1), "wrote outside the out= view"
+
+
+def test_out_negative_strides(rng):
+    x = random_array(rng, (1, 4, 3, 3), np.int32)
+    out = np.zeros((1, 1, 6, 6), np.int32)[:, :, ::-1, ::-1]
+    r = dmlc.depth_to_space(x, 2, out=out)
+    assert r is out
+    np.testing.assert_array_equal(out, ref_depth_to_space(x, 2))
+
+
+def test_out_overlapping_input(rng):
+    base = random_array(rng, (1, 4 * 4 * 4), np.float32)
+    x = base[0, :64].reshape(1, 4, 4, 4)
+    expected = ref_depth_to_space(x.copy(), 2)
+    out = base[0, :64].reshape(1, 1, 8, 8)  # the same memory
+    dmlc.depth_to_space(x, 2, out=out)
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_array_like_and_enum_order():
+    x = [[[[1]], [[2]], [[3]], [[4]]]]
+    y = dmlc.depth_to_space(x, 2, order=dmlc.DepthSpaceOrder.COLUMN_ROW_DEPTH)
+    np.testing.assert_array_equal(y, [[[[1, 2], [3, 4]]]])
+    assert dmlc.depth_to_space(np.zeros((1, 4, 1, 1), np.float32), 2, order="DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW").shape == (1, 1, 2, 2)
+    assert dmlc.depth_to_space(np.zeros((1, 4, 1, 1), np.float32), 2, order="CRD").shape == (1, 1, 2, 2)
+    assert dmlc.depth_to_space(np.zeros((1, 4, 1, 1), np.float32), np.int64(2), order=1).shape == (1, 1, 2, 2)
+
+
+def test_non_native_byte_order(rng):
+    x = random_array(rng, (1, 4, 2, 2), np.float32).astype(">f4")
+    np.testing.assert_array_equal(dmlc.depth_to_space(x, 2), ref_depth_to_space(x.astype("<f4"), 2))
+
+
+@pytest.mark.parametrize("shape,b,fn,expected", [
+    ((0, 8, 2, 3), 2, dmlc.depth_to_space, (0, 2, 4, 6)),
+    ((1, 0, 2, 3), 2, dmlc.depth_to_space, (1, 0, 4, 6)),
+    ((2, 4, 0, 3), 2, dmlc.depth_to_space, (2, 1, 0, 6)),
+    ((2, 3, 0, 4), 2, dmlc.space_to_depth, (2, 12, 0, 2)),
+])
+def test_zero_size(shape, b, fn, expected):
+    y = fn(np.zeros(shape, np.float16), b)
+    assert y.shape == expected and y.dtype == np.float16
+    out = np.empty(expected, np.float16)
+    assert fn(np.zeros(shape, np.float16), b, out=out) is out
+
+
+def test_large_tensor_uses_threads_and_matches(rng):
+    x = random_array(rng, (4, 64, 64, 64), np.float32)  # 4 MiB: split across threads
+    want = ref_depth_to_space(x, 2)
+    old = dmlc.get_num_threads()
+    try:
+        for n in (1, 2, 3):
+            dmlc.set_num_threads(n)
+            assert dmlc.get_num_threads() == n
+            np.testing.assert_array_equal(dmlc.depth_to_space(x, 2), want)
+            np.testing.assert_array_equal(dmlc.space_to_depth(want, 2), x)
+    finally:
+        dmlc.set_num_threads(0)
+    assert dmlc.get_num_threads() == old
+
+
+def test_python_threads_share_the_library(rng):
+    xs = [random_array(rng, (2, 16, 32, 32), np.float32) for _ in range(4)]
+    results = [None] * 4
+
+    def work(i):
+        for _ in range(20):
+            results[i] = dmlc.depth_to_space(xs[i], 2, order="column_row_depth")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for x, r in zip(xs, results):
+        np.testing.assert_array_equal(r, ref_depth_to_space(x, 2, "column_row_depth"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 3), co=st.integers(1, 4), h=st.integers(1, 6), w=st.integers(1, 6), b=st.integers(1, 4),
+       order=st.sampled_from(ORDERS), dtype=st.sampled_from(ALL_DTYPES))
+def test_round_trip(n, co, h, w, b, order, dtype):
+    x = np.arange(n * co * b * b * h * w).reshape(n, co * b * b, h, w).astype(dtype)
+    y = dmlc.depth_to_space(x, b, order=order)
+    assert y.shape == (n, co, h * b, w * b)
+    np.testing.assert_array_equal(dmlc.space_to_depth(y, b, order=order), x)
+    np.testing.assert_array_equal(y, ref_depth_to_space(x, b, order))
+
+
+# ---- wrong arguments -----------------------------------------------------------------
+
+X = np.zeros((1, 8, 2, 2), np.float32)
+
+
+@pytest.mark.parametrize("block,exc,msg", [
+    (0, ValueError, "depth_to_space: block_size is 0, expected at least 1"),
+    (-2, ValueError, "block_size is -2"),
+    (2 ** 40, ValueError, "block_size is 1099511627776"),
+    (1.5, TypeError, "block_size must be an int, not float"),
+    ("2", TypeError, "block_size must be an int, not str"),
+    (True, TypeError, "block_size must be an int, not bool"),
+    (None, TypeError, "block_size must be an int, not NoneType"),
+])
+def test_bad_block_size(block, exc, msg):
+    with pytest.raises(exc, match=msg):
+        dmlc.depth_to_space(X, block)
+
+
+@pytest.mark.parametrize("order,exc,msg", [
+    ("depth", ValueError, "order is 'depth', expected one of 'depth_column_row', 'column_row_depth'"),
+    (2, ValueError, "order is 2, expected one of 0 \\(DEPTH_COLUMN_ROW\\), 1 \\(COLUMN_ROW_DEPTH\\)"),
+    (1.0, TypeError, "order must be a string or DepthSpaceOrder, not float"),
+    (dmlc.PaddingMode.EDGE, TypeError, "order must be a string or DepthSpaceOrder, not PaddingMode"),
+])
+def test_bad_order(order, exc, msg):
+    with pytest.raises(exc, match=msg):
+        dmlc.space_to_depth(X, 2, order=order)
+
+
+def test_bad_shapes():
+    with pytest.raises(ValueError, match=r"depth_to_space: x.shape\[1\] is 8, not divisible by block_size \* block_size \(9\)"):
+        dmlc.depth_to_space(X, 3)
+    with pytest.raises(ValueError, match=r"space_to_depth: x.shape\[2:\] is \(2, 2\), not divisible by block_size 3"):
+        dmlc.space_to_depth(X, 3)
+    with pytest.raises(ValueError, match="depth_to_space: x must have 4 dimensions \\(N, C, H, W\\), got 3"):
+        dmlc.depth_to_space(X[0], 2)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.complex64, np.float128 if hasattr(np, "float128") else np.complex128, object])
+def test_bad_dtype(dtype):
+    with pytest.raises(TypeError, match="x has dtype .* which dmlc does not support"):
+        dmlc.depth_to_space(np.zeros((1, 4, 1, 1), dtype), 2)
+
+
+def test_bad_out():
+    with pytest.raises(TypeError, match="out must be a numpy.ndarray, not list"):
+        dmlc.depth_to_space(X, 2, out=[0])
+    with pytest.raises(TypeError, match="out has dtype float64, expected float32"):
+        dmlc.depth_to_space(X, 2, out=np.zeros((1, 2, 4, 4)))
+    with pytest.raises(ValueError, match=r"out has shape \(1, 2, 4, 5\), expected \(1, 2, 4, 4\)"):
+        dmlc.depth_to_space(X, 2, out=np.zeros((1, 2, 4, 5), np.float32))
+    ro = np.zeros((1, 2, 4, 4), np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="out is read-only"):
+        dmlc.depth_to_space(X, 2, out=ro)
+
+
+def test_set_num_threads_errors():
+    with pytest.raises(ValueError, match="set_num_threads: n is -1, expected 0 to 1024"):
+        dmlc.set_num_threads(-1)
+    with pytest.raises(TypeError, match="set_num_threads: n must be an int, not str"):
+        dmlc.set_num_threads("2")
