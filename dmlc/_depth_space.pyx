@@ -23,6 +23,7 @@ def depth_space(x, block_size, int order, bint to_space, out, str fname):
     cdef DML_OPERATOR_DESC op
     cdef cnp.ndarray result
     cdef Py_ssize_t n, c, h, w, b
+    cdef cnp.npy_intp dims[4]
     if type(block_size) is not int:
         block_size = index_of(block_size, fname, "block_size")
     if block_size < 1 or block_size > 0xFFFFFFFF:
@@ -34,12 +35,15 @@ def depth_space(x, block_size, int order, bint to_space, out, str fname):
     if to_space:
         if c % (b * b):
             raise ValueError(f"{fname}: x.shape[1] is {c}, not divisible by block_size * block_size ({b * b})")
-        shape = (n, c // (b * b), h * b, w * b)
+        dims[0], dims[1], dims[2], dims[3] = n, c // (b * b), h * b, w * b
     else:
         if h % b or w % b:
             raise ValueError(f"{fname}: x.shape[2:] is ({h}, {w}), not divisible by block_size {b}")
-        shape = (n, c * b * b, h // b, w // b)
-    result = as_output(out, shape, a.dtype, "out")
+        dims[0], dims[1], dims[2], dims[3] = n, c * b * b, h // b, w // b
+    if out is None:
+        result = cnp.PyArray_EMPTY(4, dims, cnp.PyArray_TYPE(a), 0)
+    else:
+        result = as_output(out, (dims[0], dims[1], dims[2], dims[3]), a.dtype, "out")
     if cnp.PyArray_SIZE(a) == 0:
         return finish_output(result, out)
     if out is not None and may_overlap(a, result):

@@ -264,3 +264,30 @@ def test_set_num_threads_errors():
         dmlc.set_num_threads(-1)
     with pytest.raises(TypeError, match="set_num_threads: n must be an int, not str"):
         dmlc.set_num_threads("2")
+
+
+# ---- other libraries as oracles -------------------------------------------------------
+@pytest.mark.parametrize("b", [2, 3])
+def test_pytorch_pixel_shuffle_is_column_row_depth(rng, b):
+    torch = pytest.importorskip("torch")
+    x = random_array(rng, (2, 3 * b * b, 5, 7), np.float32)
+    y = dmlc.depth_to_space(x, b, order="column_row_depth")
+    np.testing.assert_array_equal(y, torch.nn.functional.pixel_shuffle(torch.from_numpy(x), b).numpy())
+    np.testing.assert_array_equal(dmlc.space_to_depth(y, b, order="column_row_depth"),
+                                  torch.nn.functional.pixel_unshuffle(torch.from_numpy(y), b).numpy())
+
+
+@pytest.mark.parametrize("mode,order", [("DCR", "depth_column_row"), ("CRD", "column_row_depth")])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.uint8])
+def test_onnxruntime_depth_to_space(rng, mode, order, dtype):
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+    from dmlc.bench import ort_session
+    from dmlc.bench.depth_space import onnx_model
+    x = random_array(rng, (2, 8, 3, 5), dtype)
+    want = dmlc.depth_to_space(x, 2, order=order)
+    sess = ort_session(onnx_model("DepthToSpace", 2, mode == "CRD", dtype, list(x.shape), list(want.shape)))
+    np.testing.assert_array_equal(sess.run(None, {"x": x})[0], want)
+    if mode == "DCR":  # ONNX SpaceToDepth has only the DCR order
+        sess = ort_session(onnx_model("SpaceToDepth", 2, False, dtype, list(want.shape), list(x.shape)))
+        np.testing.assert_array_equal(sess.run(None, {"x": want})[0], dmlc.space_to_depth(want, 2))

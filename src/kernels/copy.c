@@ -38,9 +38,12 @@ void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const 
 }
 
 /* ---- 2-d kernels by element size -------------------------------------------------------- */
+/* Each kernel copies `planes` 2-d blocks, plane p at d + p*dps and s + p*sps (elements):
+ * the loop over the third-innermost dimension runs inside, so a small inner block costs
+ * no dispatch per plane. */
 #define DEFINE_COPY2D(T, NAME)                                                                       \
-    static void NAME(uint64_t rows, uint64_t cols, T* DMLC_RESTRICT d, int64_t drs, int64_t dcs,     \
-                     const T* DMLC_RESTRICT s, int64_t srs, int64_t scs)                              \
+    static void NAME##_block(uint64_t rows, uint64_t cols, T* DMLC_RESTRICT d, int64_t drs, int64_t dcs, \
+                             const T* DMLC_RESTRICT s, int64_t srs, int64_t scs)                      \
     {                                                                                                 \
         if (dcs == 1 && drs == (int64_t)cols && srs == 1) { /* interleave */                          \
             switch (cols) {                                                                           \
@@ -108,20 +111,35 @@ void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const 
         }                                                                                             \
     }
 
+#define DEFINE_COPY3D(T, NAME)                                                                       \
+    static void NAME(uint64_t planes, int64_t dps, int64_t sps, uint64_t rows, uint64_t cols, void* vd,   \
+                     int64_t drs, int64_t dcs, const void* vs, int64_t srs, int64_t scs)               \
+    {                                                                                                 \
+        T* d = (T*)vd;                                                                                \
+        const T* s = (const T*)vs;                                                                    \
+        for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps)                                     \
+            NAME##_block(rows, cols, d, drs, dcs, s, srs, scs);                                       \
+    }
+
 DEFINE_COPY2D(uint8_t, copy2d_x8)
 DEFINE_COPY2D(uint16_t, copy2d_x16)
 DEFINE_COPY2D(uint32_t, copy2d_x32)
 DEFINE_COPY2D(uint64_t, copy2d_x64)
+DEFINE_COPY3D(uint8_t, copy2d_x8)
+DEFINE_COPY3D(uint16_t, copy2d_x16)
+DEFINE_COPY3D(uint32_t, copy2d_x32)
+DEFINE_COPY3D(uint64_t, copy2d_x64)
 
-typedef void (*copy2d_fn)(uint64_t, uint64_t, void*, int64_t, int64_t, const void*, int64_t, int64_t);
+typedef void (*copy2d_fn)(uint64_t planes, int64_t dps, int64_t sps, uint64_t rows, uint64_t cols, void* d,
+                          int64_t drs, int64_t dcs, const void* s, int64_t srs, int64_t scs);
 
 static copy2d_fn copy2d_for(UINT elem_size)
 {
     switch (elem_size) {
-    case 1: return (copy2d_fn)copy2d_x8;
-    case 2: return (copy2d_fn)copy2d_x16;
-    case 4: return (copy2d_fn)copy2d_x32;
-    default: return (copy2d_fn)copy2d_x64;
+    case 1: return copy2d_x8;
+    case 2: return copy2d_x16;
+    case 4: return copy2d_x32;
+    default: return copy2d_x64;
     }
 }
 
@@ -139,15 +157,19 @@ typedef struct copy_job {
     uint64_t pieces;  /* pieces each kernel call is cut into, for threads */
 } copy_job;
 
-static inline void copy_item(const copy_job* job, char* d, const char* s, uint64_t r0, uint64_t r1)
+/* Copies rows [r0, r1) of `planes` consecutive kernel blocks (plane strides in elements). */
+static inline void copy_items(const copy_job* job, char* d, const char* s, uint64_t r0, uint64_t r1, uint64_t planes,
+                              int64_t dps, int64_t sps)
 {
     const int64_t es = job->plan->elem_size;
     d += (int64_t)r0 * job->drs * es;
     s += (int64_t)r0 * job->srs * es;
-    if (job->run)
-        memcpy(d, s, (size_t)((r1 - r0) * (uint64_t)es));
-    else
-        job->kernel(r1 - r0, job->cols, d, job->drs, job->dcs, s, job->srs, job->scs);
+    if (job->run) {
+        for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es)
+            memcpy(d, s, (size_t)((r1 - r0) * (uint64_t)es));
+    } else {
+        job->kernel(planes, dps, sps, r1 - r0, job->cols, d, job->drs, job->dcs, s, job->srs, job->scs);
+    }
 }
 
 /* Items [begin, end) of outer iterations x pieces.  The innermost outer dimension runs in
@@ -169,8 +191,8 @@ static void copy_range(void* vjob, uint64_t begin, uint64_t end)
     }
     if (job->pieces > 1) {
         for (; item < end; ++item) {
-            copy_item(job, job->dst + doff * es, job->src + soff * es, job->rows * piece / job->pieces,
-                      job->rows * (piece + 1) / job->pieces);
+            copy_items(job, job->dst + doff * es, job->src + soff * es, job->rows * piece / job->pieces,
+                       job->rows * (piece + 1) / job->pieces, 1, 0, 0);
             if (++piece < job->pieces) continue;
             piece = 0;
             for (UINT i = od; i-- > 0;) {
@@ -185,17 +207,15 @@ static void copy_range(void* vjob, uint64_t begin, uint64_t end)
         return;
     }
     if (od == 0) {
-        copy_item(job, job->dst, job->src, 0, job->rows);
+        copy_items(job, job->dst, job->src, 0, job->rows, 1, 0, 0);
         return;
     }
     while (item < end) {
         const UINT last = od - 1;
-        const int64_t ds = p->dst_strides[last] * es, ss = p->src_strides[last] * es;
         uint64_t count = p->sizes[last] - idx[last];
-        char* d = job->dst + doff * es;
-        const char* s = job->src + soff * es;
         if (count > end - item) count = end - item;
-        for (uint64_t k = 0; k < count; ++k, d += ds, s += ss) copy_item(job, d, s, 0, job->rows);
+        copy_items(job, job->dst + doff * es, job->src + soff * es, 0, job->rows, count, p->dst_strides[last],
+                   p->src_strides[last]);
         item += count;
         /* Carry into the dimensions above the tight loop. */
         doff += (int64_t)count * p->dst_strides[last];
