@@ -12,6 +12,7 @@
 #if defined(_WIN32)
 #  include <windows.h>
 #else
+#  include <pthread.h>
 #  include <unistd.h>
 #endif
 
@@ -262,9 +263,22 @@ UINT dmlcGetThreadCount(void)
 
 UINT dmlc_thread_count(void) { return dmlcGetThreadCount(); }
 
+#if defined(_OPENMP) && !defined(_WIN32)
+/* GNU OpenMP's thread pool does not survive fork(): a child that enters a parallel region
+ * after its parent ran one deadlocks (multiprocessing's default start method on Linux does
+ * exactly this).  Once the parent has used threads, a forked child runs single-threaded. */
+static volatile int g_forked_child;
+static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+static void on_fork_child(void) { g_forked_child = 1; }
+static void register_atfork(void) { pthread_atfork(NULL, NULL, on_fork_child); }
+#endif
+
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx)
 {
     uint64_t threads = dmlc_thread_count();
+#if defined(_OPENMP) && !defined(_WIN32)
+    if (g_forked_child) threads = 1;
+#endif
     if (threads > n) threads = n;
     if (threads > work_bytes / DMLC_MIN_BYTES_PER_THREAD) threads = work_bytes / DMLC_MIN_BYTES_PER_THREAD;
     if (threads <= 1) {
@@ -272,6 +286,9 @@ void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* 
         return;
     }
 #ifdef _OPENMP
+#  ifndef _WIN32
+    pthread_once(&g_atfork_once, register_atfork);
+#  endif
 #  pragma omp parallel num_threads((int)threads)
     {
         uint64_t t = (uint64_t)omp_get_thread_num(), nt = (uint64_t)omp_get_num_threads();

@@ -291,3 +291,15 @@ def test_onnxruntime_depth_to_space(rng, mode, order, dtype):
     if mode == "DCR":  # ONNX SpaceToDepth has only the DCR order
         sess = ort_session(onnx_model("SpaceToDepth", 2, False, dtype, list(want.shape), list(x.shape)))
         np.testing.assert_array_equal(sess.run(None, {"x": want})[0], dmlc.space_to_depth(want, 2))
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_forked_child_after_parallel_work(rng):
+    """multiprocessing's fork start method after dmlc used its threads must not deadlock."""
+    import multiprocessing
+    x = random_array(rng, (4, 64, 64, 64), np.float32)
+    want = dmlc.depth_to_space(x, 2)  # large enough to run on threads in this process
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(1) as pool:
+        got = pool.apply_async(dmlc.depth_to_space, (x, 2)).get(timeout=60)
+    np.testing.assert_array_equal(got, want)
