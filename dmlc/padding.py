@@ -1,4 +1,5 @@
 """dmlc.pad (DirectML PADDING1)."""
+import decimal
 import math
 import numbers
 import struct
@@ -34,7 +35,7 @@ def _real(value):
         value = value.item()
     if isinstance(value, numbers.Integral):
         return int(value)  # bool: 0 or 1, as NumPy
-    if isinstance(value, numbers.Real):
+    if isinstance(value, (numbers.Real, decimal.Decimal)):
         # float, or Fraction/Decimal, which truncation must see exactly, not as a float.
         f = float(value)
         return value if math.isfinite(f) else f
@@ -49,13 +50,15 @@ def value_bytes(value, dtype):
     size = dtype.itemsize
     if type(value) is int and value == 0:
         return _ZEROS[size]
+    if isinstance(value, np.generic) and value.dtype == dtype:
+        return value.tobytes()  # already x's type: its bits exactly (a float16 NaN payload, say)
     v = _real(value)
     if dtype.kind == "f":
         if not isinstance(v, float):
             try:
                 v = float(v)
-            except OverflowError:
-                v = math.copysign(math.inf, v)
+            except OverflowError:  # an int beyond the float range
+                v = math.inf if v > 0 else -math.inf
         try:
             return struct.pack(_FLOAT_FORMATS[size], v)
         except OverflowError:  # rounds past the type's largest finite value
@@ -99,8 +102,8 @@ def pad(x, start_padding, end_padding, *, mode="constant", value=0, out=None):
     value : real number, default 0
         The constant, converted to ``x.dtype``: integer dtypes truncate toward zero and
         saturate to the dtype's range (NaN gives 0); float dtypes round to nearest even.
-        Python ints are converted exactly (an int64 beyond 2**53 stays exact).  Ignored by
-        the other modes.
+        Python ints are converted exactly (an int64 beyond 2**53 stays exact), and a NumPy
+        scalar of x's dtype is used bit for bit.  Ignored by the other modes.
     out : ndarray, optional
         Where to write the result: x's dtype, shape ``x.shape + start + end``.
 
