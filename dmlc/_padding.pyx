@@ -15,20 +15,37 @@ cdef enum:
     CONSTANT = 0
 
 
-cdef list _widths(object pads, int nd, str fname, str argname):
-    """pads as a list of nd ints in [0, 2**32): an int is used for every dimension."""
-    cdef list out
-    if type(pads) is int or not hasattr(pads, "__len__"):
+cdef int _widths(object pads, int nd, str fname, str argname, UINT* out) except -1:
+    """pads into out[0:nd]: one int per dimension, or one int for all, each 0 to 2**32 - 1."""
+    cdef Py_ssize_t i
+    cdef object v
+    if type(pads) is tuple or type(pads) is list:
+        pass
+    elif isinstance(pads, np.ndarray) and pads.ndim > 0:
+        pads = pads.tolist()
+    elif type(pads) is int or hasattr(pads, "__index__"):
         v = pads if type(pads) is int else index_of(pads, fname, argname)
-        out = [v] * nd
+        if v < 0 or v > 0xFFFFFFFF:
+            raise ValueError(f"{fname}: {argname} is {v}, expected 0 to 4294967295")
+        for i in range(nd):
+            out[i] = <UINT>v
+        return 0
     else:
-        if len(pads) != nd:
-            raise ValueError(f"{fname}: {argname} has {len(pads)} values, expected {nd} (one per dimension of x)")
-        out = [v if type(v) is int else index_of(v, fname, f"{argname}[{i}]") for i, v in enumerate(pads)]
-    for i, v in enumerate(out):
+        try:
+            pads = list(pads)
+        except TypeError:
+            raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, "
+                            f"not {type(pads).__name__}") from None
+    if len(pads) != nd:
+        raise ValueError(f"{fname}: {argname} has {len(pads)} values, expected {nd} (one per dimension of x)")
+    for i in range(nd):
+        v = pads[i]
+        if type(v) is not int:
+            v = index_of(v, fname, f"{argname}[{i}]")
         if v < 0 or v > 0xFFFFFFFF:
             raise ValueError(f"{fname}: {argname}[{i}] is {v}, expected 0 to 4294967295")
-    return out
+        out[i] = <UINT>v
+    return 0
 
 
 def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fname):
@@ -37,21 +54,29 @@ def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fn
     cdef cnp.ndarray a = as_input(x, "x")
     cdef int dml_type = dml_type_of(a, "x")
     cdef int nd = cnp.PyArray_NDIM(a), i
-    cdef list starts = _widths(start_padding, nd, fname, "start_padding")
-    cdef list ends = _widths(end_padding, nd, fname, "end_padding")
+    cdef cnp.npy_intp* dims = cnp.PyArray_DIMS(a)
     cdef UINT s[8]
     cdef UINT e[8]
     cdef Tensor tin, tout
     cdef DML_PADDING1_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
     cdef cnp.ndarray result
-    cdef bytes bits = value_bytes(value, a.dtype)
-    shape = tuple([a.shape[i] + starts[i] + ends[i] for i in range(nd)])
+    cdef bytes bits
+    cdef unsigned long long size
+    if nd > 8:
+        raise ValueError(f"array has {nd} dimensions; DirectML tensors have at most 8")
+    _widths(start_padding, nd, fname, "start_padding", s)
+    _widths(end_padding, nd, fname, "end_padding", e)
+    bits = value_bytes(value, a.dtype)
+    shape = []
     for i in range(nd):
-        if shape[i] > 0xFFFFFFFF:
-            raise ValueError(f"{fname}: dimension {i} would have size {shape[i]} (x.shape[{i}] {a.shape[i]} + "
-                             f"start_padding[{i}] {starts[i]} + end_padding[{i}] {ends[i]}); DirectML sizes are "
+        size = <unsigned long long>dims[i] + s[i] + e[i]
+        if size > 0xFFFFFFFF:
+            raise ValueError(f"{fname}: dimension {i} would have size {size} (x.shape[{i}] {dims[i]} + "
+                             f"start_padding[{i}] {s[i]} + end_padding[{i}] {e[i]}); DirectML sizes are "
                              f"32-bit (at most 4294967295)")
+        shape.append(size)
+    shape = tuple(shape)
     result = as_output(out, shape, a.dtype, "out")
     if cnp.PyArray_SIZE(result) == 0:
         return finish_output(result, out)
@@ -68,9 +93,6 @@ def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fn
         return finish_output(result, out)
     if out is not None and may_overlap(a, result):
         a = a.copy()
-    for i in range(nd):
-        s[i] = <UINT>starts[i]
-        e[i] = <UINT>ends[i]
     bind(&tin, a, dml_type)
     bind(&tout, result, dml_type)
     d.InputTensor = &tin.desc

@@ -50,9 +50,13 @@ def value_bytes(value, dtype):
     size = dtype.itemsize
     if type(value) is int and value == 0:
         return _ZEROS[size]
-    if isinstance(value, np.generic) and value.dtype == dtype:
+    t = type(value)
+    if t is int or t is float:
+        v = value
+    elif isinstance(value, np.generic) and value.dtype == dtype:
         return value.tobytes()  # already x's type: its bits exactly (a float16 NaN payload, say)
-    v = _real(value)
+    else:
+        v = _real(value)
     if dtype.kind == "f":
         if not isinstance(v, float):
             try:

@@ -207,6 +207,8 @@ def test_array_like_scalars_and_zero_dims():
     assert dmlc.pad([1, 2], 1, 1).tolist() == [0, 1, 2, 0]
     assert dmlc.pad(np.array([[1, 2]], np.uint8), np.int64(1), (np.int32(0), 2), mode="edge").tolist() == \
         [[1, 1, 2, 2, 2], [1, 1, 2, 2, 2]]
+    assert dmlc.pad(np.zeros((1, 2), np.int8), np.array([1, 0]), (i for i in (0, 1)), value=5).tolist() == \
+        [[5, 5, 5], [0, 0, 5]]
     y = dmlc.pad(np.array(3.5), [], [])
     assert y.shape == () and y == 3.5
 
@@ -412,11 +414,15 @@ def test_bad_mode_and_value(kwargs, exc, msg):
     ([1, 1], 1, ValueError, r"pad: start_padding has 2 values, expected 3 \(one per dimension of x\)"),
     (1, [1, 1, 1, 1], ValueError, r"pad: end_padding has 4 values, expected 3 \(one per dimension of x\)"),
     ([0, -1, 0], 0, ValueError, r"pad: start_padding\[1\] is -1, expected 0 to 4294967295"),
-    (-2, 0, ValueError, r"pad: start_padding\[0\] is -2, expected 0 to 4294967295"),
+    (-2, 0, ValueError, r"pad: start_padding is -2, expected 0 to 4294967295"),
+    (0, np.uint64(2 ** 32), ValueError, r"pad: end_padding is 4294967296, expected 0 to 4294967295"),
+    (0, (i for i in [0, 1]), ValueError, r"pad: end_padding has 2 values, expected 3"),
     (0, [0, 0, 2 ** 32], ValueError, r"pad: end_padding\[2\] is 4294967296, expected 0 to 4294967295"),
     ([0, 1.5, 0], 0, TypeError, r"pad: start_padding\[1\] must be an int, not float"),
-    (0, 2.0, TypeError, "pad: end_padding must be an int, not float"),
-    (None, 0, TypeError, "pad: start_padding must be an int, not NoneType"),
+    (0, 2.0, TypeError, "pad: end_padding must be an int or a sequence of ints, not float"),
+    (None, 0, TypeError, "pad: start_padding must be an int or a sequence of ints, not NoneType"),
+    (True, 0, TypeError, "pad: start_padding must be an int, not bool"),
+    (np.array([1.0, 0, 0]), 0, TypeError, r"pad: start_padding\[0\] must be an int, not float"),
     (0, [0, "1", 0], TypeError, r"pad: end_padding\[1\] must be an int, not str"),
     ([True, 0, 0], 0, TypeError, r"pad: start_padding\[0\] must be an int, not bool"),
 ])
