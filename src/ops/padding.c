@@ -1,0 +1,609 @@
+/* padding.c - DML_OPERATOR_PADDING and DML_OPERATOR_PADDING1.
+ *
+ * Per dimension, with input size n and start padding s, output coordinate o reads input
+ * coordinate t = o - s when 0 <= t < n; outside, by mode (SPEC 2.1):
+ *   CONSTANT    the padding value;
+ *   EDGE        clamp(t, 0, n-1);
+ *   REFLECTION  mirror without repeating the edge, period 2(n-1):
+ *               n = 4: t = -3 -2 -1 | 0 1 2 3 | 4 5 6 7  ->  3 2 1 | 0 1 2 3 | 2 1 0 1
+ *   SYMMETRIC   mirror repeating the edge, period 2n:
+ *               n = 4: t = -3 -2 -1 | 0 1 2 3 | 4 5 6 7  ->  2 1 0 | 0 1 2 3 | 3 2 1 0
+ *   WRAP        t mod n (ONNX Pad "wrap");
+ * and n = 1 gives the single value in every mode but CONSTANT.
+ *
+ * Execution walks output rows of the innermost dimension.  The outer coordinates of a row
+ * pick its source row (or make it all padding value, in CONSTANT mode); the row itself is
+ * the left border, the interior (one memcpy when both rows are contiguous) and the right
+ * border.  A border in a mirror mode is a few runs of consecutive source elements, forward
+ * or backward, so nothing is computed per element: REFLECTION with n = 4 and a right
+ * border of 7 is the runs {2 1 0} {1 2 3} {2}.  Row kernels are chosen by element size
+ * once, at creation; the padding value is a bit pattern of that size. */
+#include "../dmlc_internal.h"
+
+#include <string.h>
+
+typedef struct pad_dim {
+    uint64_t n;  /* input size */
+    uint64_t s;  /* start padding */
+    uint64_t m;  /* output size: s + n + end padding */
+    int64_t is;  /* input stride, elements */
+    int64_t os;  /* output stride, elements */
+} pad_dim;
+
+/* Where a border walk stands: source coordinate x, moving by dir (+1, -1, or 0 for a
+ * repeated edge value). */
+typedef struct pad_walk {
+    uint64_t x;
+    int dir;
+} pad_walk;
+
+/* Borders up to this long (the common 1 to 3) are a gather through a per-row table built at
+ * creation rather than a walk: a few nanoseconds less per row. */
+#define PAD_GATHER_MAX 16
+
+typedef struct padding_state padding_state;
+/* Writes output columns [c0, c1) of one row; src is the source row, or NULL for a row
+ * that lies in a CONSTANT border of an outer dimension. */
+typedef void (*pad_row_fn)(const padding_state* st, char* dst, const char* src, uint64_t c0, uint64_t c1);
+
+struct padding_state {
+    DML_PADDING_MODE mode;
+    UINT elem_size;
+    UINT ndim;                     /* after merging dimensions; at least 1 */
+    pad_dim dims[DMLC_MAX_DIMS];   /* outermost first; the last one is the row */
+    uint64_t rows;                 /* product of the outer output sizes */
+    unsigned char value[8];        /* the padding value's bit pattern (elem_size bytes) */
+    pad_walk left, right;          /* the row's border walks from t = -s and from t = n */
+    UINT gather_left, gather_right; /* short borders: their length, read through the tables */
+    int64_t left_src[PAD_GATHER_MAX], right_src[PAD_GATHER_MAX]; /* source offsets, elements */
+    int stream;                    /* write long contiguous runs with non-temporal stores */
+    pad_row_fn row;
+};
+
+/* ---- Coordinate mapping ----------------------------------------------------------------- */
+
+/* The walk that starts at input coordinate t (any integer in [-s, n + end)), for every mode
+ * but CONSTANT. */
+static pad_walk walk_start(DML_PADDING_MODE mode, uint64_t n, int64_t t)
+{
+    pad_walk w;
+    const int64_t nn = (int64_t)n;
+    int64_t p, u;
+    if (n == 1 || mode == DML_PADDING_MODE_EDGE) {
+        w.x = t < 0 ? 0 : (t >= nn ? n - 1 : (uint64_t)t);
+        w.dir = 0;
+        return w;
+    }
+    switch (mode) {
+    case DML_PADDING_MODE_WRAP:
+        u = t % nn;
+        w.x = (uint64_t)(u < 0 ? u + nn : u);
+        w.dir = 1;
+        break;
+    case DML_PADDING_MODE_REFLECTION:
+        /* u in [0, n) walks forward from u, u in [n, 2(n-1)) backward from 2(n-1) - u. */
+        p = 2 * (nn - 1);
+        u = t % p;
+        if (u < 0) u += p;
+        if (u < nn) { w.x = (uint64_t)u; w.dir = 1; }
+        else { w.x = (uint64_t)(p - u); w.dir = -1; }
+        break;
+    default: /* SYMMETRIC: u in [n, 2n) walks backward from 2n - 1 - u. */
+        p = 2 * nn;
+        u = t % p;
+        if (u < 0) u += p;
+        if (u < nn) { w.x = (uint64_t)u; w.dir = 1; }
+        else { w.x = (uint64_t)(p - 1 - u); w.dir = -1; }
+        break;
+    }
+    return w;
+}
+
+/* The source coordinate of output coordinate o of dimension d, or -1 in a CONSTANT border. */
+static inline int64_t map_coord(const padding_state* st, const pad_dim* d, uint64_t o)
+{
+    int64_t t = (int64_t)o - (int64_t)d->s;
+    if (DMLC_LIKELY(t >= 0 && (uint64_t)t < d->n)) return t;
+    if (st->mode == DML_PADDING_MODE_CONSTANT) return -1;
+    return (int64_t)walk_start(st->mode, d->n, t).x;
+}
+
+/* The run a walk makes next (at most `count` elements) and the walk after it. */
+static inline uint64_t walk_run(const padding_state* st, const pad_dim* d, pad_walk* w, uint64_t count,
+                                uint64_t* x, int* dir)
+{
+    uint64_t run = w->dir > 0 ? d->n - w->x : (w->dir < 0 ? w->x + 1 : count);
+    if (run > count) run = count;
+    *x = w->x;
+    *dir = w->dir;
+    if (w->dir > 0) {
+        w->x += run;
+        if (w->x == d->n) { /* bounce off the end */
+            if (st->mode == DML_PADDING_MODE_WRAP) w->x = 0;
+            else { w->x = st->mode == DML_PADDING_MODE_REFLECTION ? d->n - 2 : d->n - 1; w->dir = -1; }
+        }
+    } else if (w->dir < 0) {
+        if (run == w->x + 1) { /* bounce off the start */
+            w->x = st->mode == DML_PADDING_MODE_REFLECTION ? 1 : 0;
+            w->dir = 1;
+        } else {
+            w->x -= run;
+        }
+    }
+    return run;
+}
+
+/* ---- Streaming stores ------------------------------------------------------------------------
+ * An output far larger than the caches is written with non-temporal stores where it is
+ * contiguous: they skip reading every destination line into the cache before writing it,
+ * a third of the memory traffic of a copy (glibc's memcpy does the same for large copies).
+ * Only whole 64-byte lines are streamed: the partial lines at the edges of a run, shared
+ * with the borders, take ordinary stores (a partly streamed line is flushed as a slow
+ * partial write; measured, that made padding 5x slower). */
+#define PAD_STREAM_MIN_BYTES ((uint64_t)32 << 20)
+#define PAD_STREAM_MIN_RUN 256
+#if defined(__SSE2__) || defined(_M_X64)
+#  include <emmintrin.h>
+#  define PAD_HAVE_STREAM 1
+/* n >= 64 (callers pass at least PAD_STREAM_MIN_RUN bytes). */
+static void stream_copy(char* d, const char* s, size_t n)
+{
+    size_t head = (size_t)(-(uintptr_t)d & 63);
+    memcpy(d, s, head);
+    d += head;
+    s += head;
+    n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i*)s), b = _mm_loadu_si128((const __m128i*)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i*)(s + 32)), e = _mm_loadu_si128((const __m128i*)(s + 48));
+        _mm_stream_si128((__m128i*)d, a);
+        _mm_stream_si128((__m128i*)(d + 16), b);
+        _mm_stream_si128((__m128i*)(d + 32), c);
+        _mm_stream_si128((__m128i*)(d + 48), e);
+    }
+    memcpy(d, s, n);
+}
+
+/* Fills n bytes with copies of the element `value` (elem_size bytes; d is aligned to it). */
+static void stream_fill(char* d, size_t n, const unsigned char* value, size_t elem_size)
+{
+    unsigned char pat[64];
+    size_t head = (size_t)(-(uintptr_t)d & 63);
+    __m128i v;
+    for (size_t i = 0; i < 64; i += elem_size) memcpy(pat + i, value, elem_size);
+    memcpy(d, pat, head); /* d is element-aligned, so the pattern is in phase */
+    d += head;
+    n -= head;
+    v = _mm_loadu_si128((const __m128i*)pat);
+    for (; n >= 64; n -= 64, d += 64) {
+        _mm_stream_si128((__m128i*)d, v);
+        _mm_stream_si128((__m128i*)(d + 16), v);
+        _mm_stream_si128((__m128i*)(d + 32), v);
+        _mm_stream_si128((__m128i*)(d + 48), v);
+    }
+    memcpy(d, pat, n);
+}
+#  define STREAM_FENCE() _mm_sfence()
+#else
+#  define PAD_HAVE_STREAM 0
+static void stream_copy(char* d, const char* s, size_t n) { memcpy(d, s, n); }
+static void stream_fill(char* d, size_t n, const unsigned char* value, size_t elem_size)
+{
+    for (size_t i = 0; i < n; i += elem_size) memcpy(d + i, value, elem_size);
+}
+#  define STREAM_FENCE() ((void)0)
+#endif
+
+/* ---- Row kernels by element size ----------------------------------------------------------- */
+#define DEFINE_PAD_ROW(T, NAME)                                                                            \
+    static void NAME##_fill(T* DMLC_RESTRICT d, int64_t ds, uint64_t count, T v)                           \
+    {                                                                                                      \
+        if (ds == 1)                                                                                       \
+            for (uint64_t i = 0; i < count; ++i) d[i] = v;                                                 \
+        else                                                                                               \
+            for (uint64_t i = 0; i < count; ++i) d[(int64_t)i * ds] = v;                                   \
+    }                                                                                                      \
+    static void NAME##_copy(T* DMLC_RESTRICT d, int64_t ds, const T* DMLC_RESTRICT s, int64_t ss,          \
+                            uint64_t count)                                                                \
+    {                                                                                                      \
+        if (ds == 1 && ss == 1) memcpy(d, s, count * sizeof(T));                                           \
+        else if (ss == 0) NAME##_fill(d, ds, count, *s);                                                   \
+        else if (ds == 1 && ss == -1)                                                                      \
+            for (uint64_t i = 0; i < count; ++i) d[i] = s[-(int64_t)i];                                    \
+        else                                                                                               \
+            for (uint64_t i = 0; i < count; ++i) d[(int64_t)i * ds] = s[(int64_t)i * ss];                  \
+    }                                                                                                      \
+    /* count border elements from the walk w (mirror modes), as runs of the source row. */                 \
+    static void NAME##_border(const padding_state* st, const pad_dim* D, T* d, const T* s, pad_walk w,       \
+                              uint64_t count)                                                              \
+    {                                                                                                      \
+        while (count) {                                                                                    \
+            uint64_t x;                                                                                    \
+            int dir;                                                                                       \
+            uint64_t run = walk_run(st, D, &w, count, &x, &dir);                                           \
+            NAME##_copy(d, D->os, s + (int64_t)x * D->is, dir * D->is, run);                               \
+            d += (int64_t)run * D->os;                                                                     \
+            count -= run;                                                                                  \
+        }                                                                                                  \
+    }                                                                                                      \
+    static void NAME(const padding_state* st, char* dst, const char* src, uint64_t c0, uint64_t c1)        \
+    {                                                                                                      \
+        const pad_dim* D = &st->dims[st->ndim - 1];                                                        \
+        T* d = (T*)dst;                                                                                    \
+        const T* s = (const T*)src;                                                                        \
+        const uint64_t end = D->s + D->n;                                                                  \
+        const int constant = st->mode == DML_PADDING_MODE_CONSTANT;                                        \
+        uint64_t a, b;                                                                                     \
+        T v;                                                                                               \
+        memcpy(&v, st->value, sizeof v);                                                                   \
+        if (!s) {                                                                                          \
+            if (st->stream && D->os == 1 && (c1 - c0) * sizeof(T) >= PAD_STREAM_MIN_RUN)                  \
+                stream_fill((char*)(d + c0), (c1 - c0) * sizeof(T), st->value, sizeof(T));                 \
+            else                                                                                           \
+                NAME##_fill(d + (int64_t)c0 * D->os, D->os, c1 - c0, v);                                   \
+            return;                                                                                        \
+        }                                                                                                  \
+        /* Left border [c0, min(c1, s)). */                                                                \
+        b = c1 < D->s ? c1 : D->s;                                                                         \
+        if (c0 < b) {                                                                                      \
+            if (constant) NAME##_fill(d + (int64_t)c0 * D->os, D->os, b - c0, v);                          \
+            else if (c0 == 0 && b == st->gather_left)                                                      \
+                for (uint64_t i = 0; i < b; ++i) d[(int64_t)i * D->os] = s[st->left_src[i]];              \
+            else NAME##_border(st, D, d + (int64_t)c0 * D->os, s,                                          \
+                               c0 == 0 ? st->left : walk_start(st->mode, D->n, (int64_t)c0 - (int64_t)D->s), \
+                               b - c0);                                                                    \
+        }                                                                                                  \
+        /* Interior [max(c0, s), min(c1, s + n)). */                                                       \
+        a = c0 > D->s ? c0 : D->s;                                                                         \
+        b = c1 < end ? c1 : end;                                                                           \
+        if (a < b) {                                                                                       \
+            if (st->stream && D->os == 1 && D->is == 1 && (b - a) * sizeof(T) >= PAD_STREAM_MIN_RUN)      \
+                stream_copy((char*)(d + a), (const char*)(s + (a - D->s)), (b - a) * sizeof(T));           \
+            else                                                                                           \
+                NAME##_copy(d + (int64_t)a * D->os, D->os, s + (int64_t)(a - D->s) * D->is, D->is, b - a); \
+        }                                                                                                  \
+        /* Right border [max(c0, s + n), c1). */                                                           \
+        a = c0 > end ? c0 : end;                                                                           \
+        if (a < c1) {                                                                                      \
+            if (constant) NAME##_fill(d + (int64_t)a * D->os, D->os, c1 - a, v);                           \
+            else if (a == end && c1 - a == st->gather_right)                                               \
+                for (uint64_t i = 0; i < c1 - a; ++i) d[(int64_t)(a + i) * D->os] = s[st->right_src[i]];   \
+            else NAME##_border(st, D, d + (int64_t)a * D->os, s,                                           \
+                               a == end ? st->right : walk_start(st->mode, D->n, (int64_t)(a - D->s)),     \
+                               c1 - a);                                                                    \
+        }                                                                                                  \
+    }
+
+DEFINE_PAD_ROW(uint8_t, pad_row8)
+DEFINE_PAD_ROW(uint16_t, pad_row16)
+DEFINE_PAD_ROW(uint32_t, pad_row32)
+DEFINE_PAD_ROW(uint64_t, pad_row64)
+
+static pad_row_fn pad_row_for(UINT elem_size)
+{
+    switch (elem_size) {
+    case 1: return pad_row8;
+    case 2: return pad_row16;
+    case 4: return pad_row32;
+    default: return pad_row64;
+    }
+}
+
+/* ---- Execution ------------------------------------------------------------------------------ */
+typedef struct pad_job {
+    const padding_state* st;
+    char* dst;
+    const char* src;
+    uint64_t pieces; /* column ranges per row, > 1 only when there are few rows */
+    uint64_t items;  /* rows * pieces */
+    uint64_t chunk;  /* items per chunk */
+    uint64_t next;   /* the next chunk to take (atomic) */
+} pad_job;
+
+/* Items [begin, end) of rows x pieces.  The outer multi-index, its source coordinates and
+ * the offsets of both rows advance once per row; a mapping is recomputed only for the
+ * dimensions whose index changed. */
+static void pad_range(void* vjob, uint64_t begin, uint64_t end)
+{
+    const pad_job* job = (const pad_job*)vjob;
+    const padding_state* st = job->st;
+    const UINT od = st->ndim - 1;
+    const int64_t es = st->elem_size;
+    const uint64_t m = st->dims[od].m, pieces = job->pieces;
+    uint64_t idx[DMLC_MAX_DIMS], row = begin / pieces, piece = begin % pieces;
+    int64_t xs[DMLC_MAX_DIMS], doff = 0, soff = 0;
+    UINT in_border = 0; /* outer dimensions whose coordinate lies in a CONSTANT border */
+    for (UINT i = od; i-- > 0;) {
+        const pad_dim* d = &st->dims[i];
+        idx[i] = row % d->m;
+        row /= d->m;
+        xs[i] = map_coord(st, d, idx[i]);
+        doff += (int64_t)idx[i] * d->os;
+        if (xs[i] < 0) ++in_border;
+        else soff += xs[i] * d->is;
+    }
+    for (uint64_t item = begin; item < end;) {
+        char* drow = job->dst + doff * es;
+        const char* srow = in_border ? NULL : job->src + soff * es;
+        if (pieces == 1) {
+            st->row(st, drow, srow, 0, m);
+            ++item;
+        } else {
+            st->row(st, drow, srow, m * piece / pieces, m * (piece + 1) / pieces);
+            ++item;
+            if (++piece < pieces) continue;
+            piece = 0;
+        }
+        /* Next row: carry through the outer dimensions. */
+        for (UINT i = od; i-- > 0;) {
+            const pad_dim* d = &st->dims[i];
+            int64_t x;
+            doff += d->os;
+            if (++idx[i] == d->m) {
+                idx[i] = 0;
+                doff -= (int64_t)d->m * d->os;
+            }
+            x = map_coord(st, d, idx[i]);
+            if (xs[i] < 0) --in_border;
+            else soff -= xs[i] * d->is;
+            if (x < 0) ++in_border;
+            else soff += x * d->is;
+            xs[i] = x;
+            if (idx[i] != 0) break;
+        }
+    }
+    if (st->stream) STREAM_FENCE(); /* streamed stores are visible before the call returns */
+}
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#  include <intrin.h>
+static uint64_t take_chunk(pad_job* job) { return (uint64_t)_InterlockedExchangeAdd64((volatile __int64*)&job->next, 1); }
+#else
+static uint64_t take_chunk(pad_job* job) { return __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED); }
+#endif
+
+/* Threads take chunks of rows from a shared counter rather than a fixed share each: on a
+ * machine where another process holds a core, the thread that runs faster takes more
+ * chunks, instead of waiting for the slow one at the end. */
+static void pad_worker(void* vjob, uint64_t begin, uint64_t end)
+{
+    pad_job* job = (pad_job*)vjob;
+    (void)begin;
+    (void)end;
+    for (;;) {
+        const uint64_t c = take_chunk(job);
+        const uint64_t b = c * job->chunk;
+        if (b >= job->items) break;
+        pad_range(job, b, job->items - b < job->chunk ? job->items : b + job->chunk);
+    }
+}
+
+static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const padding_state* st = (const padding_state*)op->state;
+    const uint64_t m = st->dims[st->ndim - 1].m;
+    const uint64_t threads = dmlc_thread_count();
+    const uint64_t bytes = op->outputs[0].count * st->elem_size + op->inputs[0].extent;
+    pad_job job;
+    job.st = st;
+    job.dst = (char*)out[0];
+    job.src = (const char*)in[0];
+    job.pieces = 1;
+    /* Few long rows (a 1-d tensor, say): cut rows into column ranges so every thread gets
+     * a share. */
+    if (threads > 1 && st->rows < 8 * threads) {
+        job.pieces = 8 * threads / st->rows + 1;
+        if (job.pieces > m) job.pieces = m;
+    }
+    job.items = st->rows * job.pieces;
+    /* 16 chunks per thread, none under 64 KiB of work unless that leaves one per thread. */
+    job.chunk = job.items / (16 * threads) + 1;
+    if (job.chunk * (bytes / job.items + 1) < ((uint64_t)1 << 16)) job.chunk = job.items / threads + 1;
+    job.next = 0;
+    dmlc_parallel_for((job.items + job.chunk - 1) / job.chunk, bytes, pad_worker, &job);
+}
+
+/* ---- The padding value ----------------------------------------------------------------------- */
+
+/* FLOAT32 -> FLOAT16 bits, rounding to nearest even; overflow gives infinity, NaN keeps its
+ * sign and top payload bits (as NumPy's float32 -> float16 cast). */
+static uint16_t float_to_half(float f)
+{
+    uint32_t x, man, exp, h, rem, halfway;
+    uint16_t sign;
+    int e;
+    memcpy(&x, &f, sizeof x);
+    sign = (uint16_t)((x >> 16) & 0x8000u);
+    exp = (x >> 23) & 0xffu;
+    man = x & 0x7fffffu;
+    if (exp == 0xffu) {
+        if (!man) return (uint16_t)(sign | 0x7c00u);
+        h = 0x7c00u + (man >> 13);
+        return (uint16_t)(sign | (h == 0x7c00u ? h + 1 : h));
+    }
+    e = (int)exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) {
+        /* A half subnormal counts units of 2^-24: the value 1.man * 2^(exp-127) is
+         * (man | 2^23) >> (14 - e) units, rounded. */
+        unsigned shift = (unsigned)(14 - e);
+        if (e < -10) return sign; /* below 2^-25: rounds to zero */
+        man |= 0x800000u;
+        h = man >> shift;
+        rem = man & ((1u << shift) - 1);
+        halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
+        return (uint16_t)(sign | h);
+    }
+    h = ((uint32_t)e << 10) | (man >> 13);
+    rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h; /* a carry into the exponent is right: up to inf */
+    return (uint16_t)(sign | h);
+}
+
+/* PADDING's FLOAT as the tensor's type: integers truncate toward zero and saturate, NaN is
+ * 0; floats round to nearest even.  Writes elem_size bytes of out. */
+static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned char out[8])
+{
+    const double v = f;
+    memset(out, 0, 8);
+#define SIGNED_VALUE(T, MIN, MAX, HI) /* HI: 2^(bits-1), exact as a double */          \
+    do {                                                                                 \
+        T r;                                                                             \
+        if (v != v) r = 0;                                                               \
+        else if (v >= (HI)) r = (MAX);                                                   \
+        else if (v < -(HI)) r = (MIN);                                                   \
+        else r = (T)(int64_t)v; /* truncates toward zero */                             \
+        memcpy(out, &r, sizeof r);                                                       \
+    } while (0)
+#define UNSIGNED_VALUE(T, MAX, HI)                                                        \
+    do {                                                                                 \
+        T r;                                                                             \
+        if (!(v >= 1.0)) r = 0; /* NaN, negatives and fractions below 1 */              \
+        else if (v >= (HI)) r = (MAX);                                                   \
+        else r = (T)(uint64_t)v;                                                         \
+        memcpy(out, &r, sizeof r);                                                       \
+    } while (0)
+    switch ((int)type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT32: memcpy(out, &f, sizeof f); break;
+    case DML_TENSOR_DATA_TYPE_FLOAT64: memcpy(out, &v, sizeof v); break;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: {
+        uint16_t h = float_to_half(f);
+        memcpy(out, &h, sizeof h);
+        break;
+    }
+    case DML_TENSOR_DATA_TYPE_INT8: SIGNED_VALUE(int8_t, INT8_MIN, INT8_MAX, 128.0); break;
+    case DML_TENSOR_DATA_TYPE_INT16: SIGNED_VALUE(int16_t, INT16_MIN, INT16_MAX, 32768.0); break;
+    case DML_TENSOR_DATA_TYPE_INT32: SIGNED_VALUE(int32_t, INT32_MIN, INT32_MAX, 2147483648.0); break;
+    case DML_TENSOR_DATA_TYPE_INT64: SIGNED_VALUE(int64_t, INT64_MIN, INT64_MAX, 9223372036854775808.0); break;
+    case DML_TENSOR_DATA_TYPE_UINT8: UNSIGNED_VALUE(uint8_t, UINT8_MAX, 256.0); break;
+    case DML_TENSOR_DATA_TYPE_UINT16: UNSIGNED_VALUE(uint16_t, UINT16_MAX, 65536.0); break;
+    case DML_TENSOR_DATA_TYPE_UINT32: UNSIGNED_VALUE(uint32_t, UINT32_MAX, 4294967296.0); break;
+    default: UNSIGNED_VALUE(uint64_t, UINT64_MAX, 18446744073709551616.0); break;
+    }
+#undef SIGNED_VALUE
+#undef UNSIGNED_VALUE
+}
+
+/* ---- Creation ------------------------------------------------------------------------------ */
+HRESULT dmlc_create_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const int v1 = type == DML_OPERATOR_PADDING1;
+    const DML_PADDING_OPERATOR_DESC* d0 = (const DML_PADDING_OPERATOR_DESC*)desc;
+    const DML_PADDING1_OPERATOR_DESC* d1 = (const DML_PADDING1_OPERATOR_DESC*)desc;
+    const DML_TENSOR_DESC* in_desc = v1 ? d1->InputTensor : d0->InputTensor;
+    const DML_TENSOR_DESC* out_desc = v1 ? d1->OutputTensor : d0->OutputTensor;
+    const DML_PADDING_MODE mode = v1 ? d1->PaddingMode : d0->PaddingMode;
+    const UINT count = v1 ? d1->DimensionCount : d0->DimensionCount;
+    const UINT* start = v1 ? d1->StartPadding : d0->StartPadding;
+    const UINT* end = v1 ? d1->EndPadding : d0->EndPadding;
+    dmlc_tensor in, out;
+    padding_state st;
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+    UINT k = 0;
+
+    if (FAILED(hr = dmlc_tensor_init(&in, in_desc, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&out, out_desc, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
+        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)))
+        return hr;
+    if (count != in.ndim)
+        return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount)", count,
+                         in.ndim);
+    if (!start) return dmlc_fail(E_POINTER, opname, "StartPadding is NULL");
+    if (!end) return dmlc_fail(E_POINTER, opname, "EndPadding is NULL");
+    if ((unsigned)mode > (unsigned)DML_PADDING_MODE_WRAP)
+        return dmlc_fail(E_INVALIDARG, opname, "PaddingMode is %d, expected DML_PADDING_MODE_CONSTANT (0), "
+                         "DML_PADDING_MODE_EDGE (1), DML_PADDING_MODE_REFLECTION (2), DML_PADDING_MODE_SYMMETRIC (3) "
+                         "or DML_PADDING_MODE_WRAP (4)", (int)mode);
+    memset(&st, 0, sizeof st);
+    if (v1) {
+        if (d1->PaddingValueDataType != in.type) {
+            char n1[32], n2[32];
+            return dmlc_fail(E_INVALIDARG, opname, "PaddingValueDataType is %s, expected %s (InputTensor.DataType)",
+                             dmlc_data_type_name(d1->PaddingValueDataType, n1), dmlc_data_type_name(in.type, n2));
+        }
+        /* Every member of the union starts at its first byte: the value's bits, exactly. */
+        memcpy(st.value, d1->PaddingValue.Bytes, in.elem_size);
+    } else {
+        convert_float_value(d0->PaddingValue, in.type, st.value);
+    }
+    for (UINT i = 0; i < in.ndim; ++i) {
+        const uint64_t want = (uint64_t)in.sizes[i] + start[i] + end[i];
+        if (want > UINT32_MAX)
+            return dmlc_fail(E_INVALIDARG, opname, "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u "
+                             "is %llu, more than a tensor size can hold (4294967295)", i, in.sizes[i], i, start[i], i,
+                             end[i], (unsigned long long)want);
+        if (FAILED(hr = dmlc_tensor_expect_size(&out, opname, "OutputTensor", i, want,
+                                                "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u",
+                                                i, in.sizes[i], i, start[i], i, end[i])))
+            return hr;
+    }
+
+    /* Normalise the dimensions: drop those of size 1 without padding, and merge a dimension
+     * without padding into the one outside it when both tensors step over it contiguously
+     * and the outer one has no padding, or the mode is CONSTANT (a constant border row of
+     * the outer dimension is just as constant as n inner elements).  NCHW padded on H and
+     * W becomes {N*C, H, W}; padded on C only in CONSTANT mode, {N, C*H*W}. */
+    st.mode = mode;
+    st.elem_size = in.elem_size;
+    for (UINT i = 0; i < in.ndim; ++i) {
+        const uint64_t n = in.sizes[i], m = out.sizes[i];
+        const int64_t is = n == 1 ? 0 : (int64_t)in.strides[i], os = (int64_t)out.strides[i];
+        if (n == 1 && m == 1) continue;
+        if (k > 0 && m == n) {
+            pad_dim* p = &st.dims[k - 1];
+            const int p_plain = p->m == p->n;
+            uint64_t isn, osn;
+            if ((p_plain || mode == DML_PADDING_MODE_CONSTANT) && dmlc_mul_u64((uint64_t)is, n, &isn) &&
+                dmlc_mul_u64((uint64_t)os, n, &osn) && (p->n == 1 || (uint64_t)p->is == isn) &&
+                (uint64_t)p->os == osn) {
+                p->n *= n;
+                p->s *= n;
+                p->m *= n;
+                p->is = is;
+                p->os = os;
+                continue;
+            }
+        }
+        st.dims[k].n = n;
+        st.dims[k].s = start[i];
+        st.dims[k].m = m;
+        st.dims[k].is = is;
+        st.dims[k].os = os;
+        ++k;
+    }
+    if (k == 0) { /* a single element */
+        st.dims[0].n = st.dims[0].m = 1;
+        k = 1;
+    }
+    st.ndim = k;
+    st.rows = 1;
+    for (UINT i = 0; i + 1 < k; ++i) st.rows *= st.dims[i].m; /* <= the output's element count */
+    if (mode != DML_PADDING_MODE_CONSTANT) {
+        const pad_dim* r = &st.dims[k - 1];
+        const uint64_t e = r->m - r->s - r->n;
+        st.left = walk_start(mode, r->n, -(int64_t)r->s);
+        st.right = walk_start(mode, r->n, (int64_t)r->n);
+        if (r->s <= PAD_GATHER_MAX) {
+            st.gather_left = (UINT)r->s;
+            for (uint64_t i = 0; i < r->s; ++i) st.left_src[i] = map_coord(&st, r, i) * r->is;
+        }
+        if (e <= PAD_GATHER_MAX) {
+            st.gather_right = (UINT)e;
+            for (uint64_t i = 0; i < e; ++i) st.right_src[i] = map_coord(&st, r, r->s + r->n + i) * r->is;
+        }
+    }
+    st.row = pad_row_for(st.elem_size);
+    st.stream = PAD_HAVE_STREAM && out.count * out.elem_size >= PAD_STREAM_MIN_BYTES;
+
+    o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(padding_state));
+    if (!o) return E_OUTOFMEMORY;
+    o->inputs[0] = in;
+    o->outputs[0] = out;
+    o->execute = padding_execute;
+    memcpy(o->state, &st, sizeof st);
+    *op = o;
+    return S_OK;
+}
