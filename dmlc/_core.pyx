@@ -106,61 +106,10 @@ cdef cnp.ndarray as_input(object x, str name):
     return a
 
 
-# ---- Large outputs reuse freed memory ---------------------------------------------------
-# A fresh array of many megabytes is memory the kernel has to zero page by page when it is
-# first written: for a 100 MB padding output, half as long again as the padding itself.
-# glibc's malloc avoids that below 32 MiB by keeping freed memory for the next request;
-# above, it maps fresh pages every time.  dmlc extends the same idea to its own large
-# outputs: the most recently freed one (a single buffer, at most 1 GiB) is kept and given
-# to the next output of about its size.  The buffer belongs to a _Block that every view of
-# the output references (NumPy points views at their memory's owner), so it comes back
-# only when no array uses it any more.
-cdef Py_ssize_t REUSE_MIN_BYTES = 32 << 20
-cdef Py_ssize_t REUSE_MAX_BYTES = 1 << 30
-cdef object _spare = None  # a 1-d uint8 ndarray, or None
-
-
-cdef class _Block:
-    """Owner of a large output's memory (exposed through __array_interface__)."""
-    cdef object raw
-    cdef dict iface
-
-    def __cinit__(self, raw, tuple shape, str typestr):
-        self.raw = raw
-        self.iface = {"shape": shape, "typestr": typestr, "version": 3,
-                      "data": (<Py_ssize_t>cnp.PyArray_DATA(<cnp.ndarray>raw), False)}
-
-    @property
-    def __array_interface__(self):
-        return self.iface
-
-    def __dealloc__(self):
-        global _spare
-        if self.raw is not None:
-            _spare = self.raw
-
-
-cdef cnp.ndarray new_output(tuple shape, cnp.dtype dtype):
-    """np.empty(shape, dtype), reusing the spare buffer for large outputs."""
-    global _spare
-    cdef Py_ssize_t n = dtype.itemsize, k
-    cdef object raw
-    for k in shape:
-        n *= k
-    if n < REUSE_MIN_BYTES or n > REUSE_MAX_BYTES:
-        return np.empty(shape, dtype)
-    raw = _spare
-    if raw is not None and n <= (<cnp.ndarray>raw).shape[0] <= n + n // 4:
-        _spare = None
-    else:
-        raw = np.empty(n, np.uint8)
-    return np.asarray(_Block(raw, shape, dtype.str))
-
-
 cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     cdef cnp.ndarray o
     if out is None:
-        return new_output(shape, dtype)
+        return np.empty(shape, dtype)
     if not cnp.PyArray_Check(out):
         raise TypeError(f"{name} must be a numpy.ndarray, not {type(out).__name__}")
     o = <cnp.ndarray>out
@@ -171,7 +120,7 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     if not cnp.PyArray_ISWRITEABLE(o):
         raise ValueError(f"{name} is read-only")
     if not cnp.PyArray_ISNOTSWAPPED(o) or not in_place_ok(o):
-        return new_output(shape, dtype)  # computed here, then copied into out by finish_output
+        return np.empty(shape, dtype)  # computed here, then copied into out by finish_output
     return o
 
 
