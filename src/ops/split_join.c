@@ -1,0 +1,326 @@
+/* split_join.c - DML_OPERATOR_SPLIT and DML_OPERATOR_JOIN.
+ *
+ * Both move data between one "whole" tensor (SPLIT's InputTensor, JOIN's OutputTensor)
+ * and K "parts" (SPLIT's OutputTensors, JOIN's InputTensors) that tile the whole along
+ * Axis: part k holds the whole's indices [off_k, off_k + size_k) on Axis, where off_k is
+ * the sum of the sizes before it.  Example: whole {1, 1, 6, 2}, Axis 2, parts of 2, 1 and
+ * 3 rows: part 1 is the whole's row 2, at element offset 2 * Strides[2] = 4.
+ *
+ * Seen as outer x inner, with outer = the dimensions before Axis and inner = Axis and
+ * after, every outer index ("row") of the whole is the K parts' inner blocks side by side.
+ * When each part's inner block is one contiguous run in both tensors (packed tensors,
+ * and most views), execution is "rows mode": for each row, for each part, one memcpy, so
+ * the whole is streamed once in order and every part sequentially.  Rows are shared out
+ * across threads; when there are few rows, each part's run is cut into chunks so that
+ * threads still get equal shares.  Anything else (strided inner dimensions, broadcast
+ * inputs, a single part) is "general mode": one strided copy plan per part
+ * (src/kernels/copy.c), small parts batched across threads, large ones threaded alone. */
+#include "../dmlc_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Rows mode cuts a part's run into chunks of about this many bytes when the whole has
+ * fewer than SJ_FEW_ROWS rows: enough items for every thread, few enough calls. */
+#define SJ_CHUNK_BYTES ((uint64_t)1 << 18)
+#define SJ_FEW_ROWS 256
+
+typedef struct sj_part {
+    int64_t whole_offset;                 /* the part's first element in the whole, in elements */
+    uint64_t bytes;                       /* the part's size in bytes */
+    /* rows mode */
+    int64_t outer_strides[DMLC_MAX_DIMS]; /* the part's strides over the merged outer dimensions */
+    uint64_t run_bytes;                   /* the part's contiguous block in one row */
+    uint64_t chunk_bytes;                 /* ...copied in pieces of this many bytes */
+    uint64_t chunks;
+    int stream;                           /* copy the run with dmlc_copy_stream */
+    /* general mode */
+    dmlc_copy_plan plan;                  /* part <-> whole, destination first */
+} sj_part;
+
+typedef struct sj_state {
+    int split;                            /* 1: whole -> parts (SPLIT); 0: parts -> whole (JOIN) */
+    int rows_mode;
+    int stream;                           /* some part uses dmlc_copy_stream */
+    UINT count;
+    UINT elem_size;
+    UINT outer_ndim;
+    uint64_t outer_sizes[DMLC_MAX_DIMS];
+    int64_t whole_outer_strides[DMLC_MAX_DIMS];
+    uint64_t rows;                        /* product of outer_sizes */
+    uint64_t items_per_row;               /* sum of the parts' chunks */
+    uint64_t whole_bytes;
+    uint64_t small_bytes;                 /* general mode: bytes of the parts run as one batch */
+    sj_part parts[];
+} sj_state;
+
+/* The bound memory of one execution. */
+typedef struct sj_ctx {
+    const sj_state* st;
+    char* whole;
+    const void* const* parts;
+} sj_ctx;
+
+static void rows_range(void* vctx, uint64_t begin, uint64_t end)
+{
+    const sj_ctx* cx = (const sj_ctx*)vctx;
+    const sj_state* st = cx->st;
+    const int64_t es = st->elem_size;
+    const UINT od = st->outer_ndim;
+    const int split = st->split;
+    uint64_t idx[DMLC_MAX_DIMS], row = begin / st->items_per_row, c = begin % st->items_per_row;
+    int64_t woff = 0;
+    UINT k = 0;
+    for (UINT i = od; i-- > 0;) {
+        idx[i] = row % st->outer_sizes[i];
+        row /= st->outer_sizes[i];
+        woff += (int64_t)idx[i] * st->whole_outer_strides[i];
+    }
+    while (c >= st->parts[k].chunks) c -= st->parts[k++].chunks;
+    for (uint64_t item = begin; item < end; ++item) {
+        const sj_part* p = &st->parts[k];
+        int64_t poff = 0;
+        uint64_t at = c * p->chunk_bytes, n = p->run_bytes - at;
+        char *part, *whole;
+        for (UINT i = 0; i < od; ++i) poff += (int64_t)idx[i] * p->outer_strides[i];
+        if (n > p->chunk_bytes) n = p->chunk_bytes;
+        part = (char*)cx->parts[k] + poff * es + (int64_t)at;
+        whole = cx->whole + (woff + p->whole_offset) * es + (int64_t)at;
+        if (p->stream) {
+            if (split)
+                dmlc_copy_stream(part, whole, (size_t)n);
+            else
+                dmlc_copy_stream(whole, part, (size_t)n);
+        } else {
+            if (split)
+                memcpy(part, whole, (size_t)n);
+            else
+                memcpy(whole, part, (size_t)n);
+        }
+        if (++c < p->chunks) continue;
+        c = 0;
+        if (++k < st->count) continue;
+        k = 0;
+        for (UINT i = od; i-- > 0;) { /* next row */
+            woff += st->whole_outer_strides[i];
+            if (++idx[i] < st->outer_sizes[i]) break;
+            woff -= (int64_t)st->outer_sizes[i] * st->whole_outer_strides[i];
+            idx[i] = 0;
+        }
+    }
+    if (st->stream) dmlc_stream_fence();
+}
+
+static inline void general_part(const sj_ctx* cx, UINT k, int serial)
+{
+    const sj_part* p = &cx->st->parts[k];
+    char* whole = cx->whole + p->whole_offset * (int64_t)cx->st->elem_size;
+    void* dst = cx->st->split ? (void*)cx->parts[k] : (void*)whole;
+    const void* src = cx->st->split ? (const void*)whole : cx->parts[k];
+    if (serial)
+        dmlc_copy_run_serial(&p->plan, dst, src);
+    else
+        dmlc_copy_run(&p->plan, dst, src);
+}
+
+/* The parts too small to be worth threads alone, shared out as a batch. */
+static void small_parts_range(void* vctx, uint64_t begin, uint64_t end)
+{
+    const sj_ctx* cx = (const sj_ctx*)vctx;
+    for (uint64_t k = begin; k < end; ++k)
+        if (cx->st->parts[k].bytes < DMLC_MIN_BYTES_PER_THREAD) general_part(cx, (UINT)k, 1);
+}
+
+static void split_join_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const sj_state* st = (const sj_state*)op->state;
+    sj_ctx cx;
+    cx.st = st;
+    if (st->split) {
+        cx.whole = (char*)in[0];
+        cx.parts = (const void* const*)out;
+    } else {
+        cx.whole = (char*)out[0];
+        cx.parts = in;
+    }
+    if (st->rows_mode) {
+        dmlc_parallel_for(st->rows * st->items_per_row, 2 * st->whole_bytes, rows_range, &cx);
+        return;
+    }
+    if (st->small_bytes) dmlc_parallel_for(st->count, 2 * st->small_bytes, small_parts_range, &cx);
+    for (UINT k = 0; k < st->count; ++k)
+        if (st->parts[k].bytes >= DMLC_MIN_BYTES_PER_THREAD) general_part(&cx, k, 0);
+}
+
+/* Elements in dimensions [axis, ndim) of sizes if they are one contiguous run under
+ * strides (size-1 dimensions are never stepped over), else 0. */
+static uint64_t inner_run(UINT ndim, UINT axis, const UINT* sizes, const uint64_t* strides)
+{
+    uint64_t run = 1;
+    for (UINT d = ndim; d-- > axis;) {
+        if (sizes[d] == 1) continue;
+        if (strides[d] != run) return 0;
+        run *= sizes[d];
+    }
+    return run;
+}
+
+/* Validates the desc (names: "InputTensor"/"OutputTensors"/"OutputCount" for SPLIT, the
+ * reverse for JOIN) and builds the operator. */
+static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int split, const DML_TENSOR_DESC* whole_desc,
+                                 UINT count, const DML_TENSOR_DESC* part_descs, UINT axis, DMLC_OPERATOR_T** op)
+{
+    const char* whole_name = split ? "InputTensor" : "OutputTensor";
+    const char* parts_name = split ? "OutputTensors" : "InputTensors";
+    const char* count_name = split ? "OutputCount" : "InputCount";
+    dmlc_tensor whole;
+    dmlc_tensor* parts;
+    DMLC_OPERATOR_T* o;
+    sj_state* st;
+    HRESULT hr;
+    char field[48];
+    uint64_t sum = 0, offset = 0, rows = 1;
+    int rows_mode;
+
+    if (count == 0) return dmlc_fail(E_INVALIDARG, opname, "%s is 0, expected at least 1", count_name);
+    if (!part_descs) return dmlc_fail(E_POINTER, opname, "%s is NULL (%s is %u)", parts_name, count_name, count);
+    if (FAILED(hr = dmlc_tensor_init(&whole, whole_desc, opname, whole_name, 1, DMLC_MAX_DIMS,
+                                     split ? DMLC_INPUT : DMLC_OUTPUT)))
+        return hr;
+    if (axis >= whole.ndim)
+        return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected 0 to %u (%s.DimensionCount is %u)", axis,
+                         whole.ndim - 1, whole_name, whole.ndim);
+    if ((uint64_t)count * sizeof(sj_part) > (uint64_t)(SIZE_MAX - sizeof(sj_state))) /* 32-bit hosts */
+        return dmlc_fail(E_OUTOFMEMORY, opname, "%s %u is too large to hold", count_name, count);
+    o = dmlc_operator_alloc(type, opname, split ? 1 : count, split ? count : 1,
+                            sizeof(sj_state) + (size_t)count * sizeof(sj_part));
+    if (!o) return E_OUTOFMEMORY;
+    parts = split ? o->outputs : o->inputs;
+
+    for (UINT k = 0; k < count; ++k) {
+        dmlc_tensor* t = &parts[k];
+        snprintf(field, sizeof field, "%s[%u]", parts_name, k);
+        if (FAILED(hr = dmlc_tensor_init(t, &part_descs[k], opname, field, 1, DMLC_MAX_DIMS,
+                                         split ? DMLC_OUTPUT : DMLC_INPUT)) ||
+            FAILED(hr = dmlc_tensor_same_type(&whole, whole_name, t, field, opname)) ||
+            FAILED(hr = dmlc_tensor_same_rank(&whole, whole_name, t, field, opname)))
+            goto fail;
+        for (UINT d = 0; d < whole.ndim; ++d)
+            if (d != axis && FAILED(hr = dmlc_tensor_expect_size(t, opname, field, d, whole.sizes[d],
+                                                                 "%s.Sizes[%u]; only Axis %u may differ", whole_name,
+                                                                 d, axis)))
+                goto fail;
+        sum += t->sizes[axis];
+    }
+    if (sum != whole.sizes[axis]) {
+        char terms[200];
+        size_t len = 0;
+        if (count == 1) {
+            hr = dmlc_fail(E_INVALIDARG, opname, "%s[0].Sizes[%u] is %u, expected %u (%s.Sizes[%u]; Axis is %u and "
+                           "one part is a copy)", parts_name, axis, parts[0].sizes[axis], whole.sizes[axis],
+                           whole_name, axis, axis);
+            goto fail;
+        }
+        terms[0] = '\0';
+        for (UINT k = 0; k < count && len < sizeof terms - 40; ++k) {
+            int n = snprintf(terms + len, sizeof terms - len, "%s%u", k ? " + " : "", parts[k].sizes[axis]);
+            if (n > 0) len += (size_t)n;
+            if (k + 1 < count && len >= sizeof terms - 40) snprintf(terms + len, sizeof terms - len, " + ...");
+        }
+        hr = dmlc_fail(E_INVALIDARG, opname, "%s[0..%u].Sizes[%u] sum to %llu (%s), expected %u (%s.Sizes[%u]; "
+                       "Axis is %u)", parts_name, count - 1, axis, (unsigned long long)sum, terms, whole.sizes[axis],
+                       whole_name, axis, axis);
+        goto fail;
+    }
+
+    if (split)
+        o->inputs[0] = whole;
+    else
+        o->outputs[0] = whole;
+    o->execute = split_join_execute;
+    st = (sj_state*)o->state;
+    st->split = split;
+    st->count = count;
+    st->elem_size = whole.elem_size;
+    st->whole_bytes = whole.count * whole.elem_size;
+
+    /* Rows mode needs every part's inner block to be one run in both tensors. */
+    rows_mode = count > 1;
+    for (UINT k = 0; k < count && rows_mode; ++k) {
+        UINT sizes[DMLC_MAX_DIMS];
+        memcpy(sizes, whole.sizes, sizeof sizes);
+        sizes[axis] = parts[k].sizes[axis];
+        rows_mode = inner_run(whole.ndim, axis, sizes, parts[k].strides) != 0 &&
+                    inner_run(whole.ndim, axis, sizes, whole.strides) != 0;
+    }
+    st->rows_mode = rows_mode;
+
+    if (rows_mode) {
+        /* Merge the outer dimensions (before Axis) that every tensor steps over as one,
+         * as the copy plan does; dimensions of size 1 drop out. */
+        UINT n = 0;
+        for (UINT d = 0; d < axis; ++d) {
+            uint64_t s = whole.sizes[d];
+            int merge;
+            if (s == 1) continue;
+            merge = n > 0 && st->whole_outer_strides[n - 1] == (int64_t)(whole.strides[d] * s);
+            for (UINT k = 0; k < count && merge; ++k)
+                merge = st->parts[k].outer_strides[n - 1] == (int64_t)(parts[k].strides[d] * s);
+            if (!merge) st->outer_sizes[n++] = 1;
+            st->outer_sizes[n - 1] *= s;
+            st->whole_outer_strides[n - 1] = (int64_t)whole.strides[d];
+            for (UINT k = 0; k < count; ++k) st->parts[k].outer_strides[n - 1] = (int64_t)parts[k].strides[d];
+        }
+        st->outer_ndim = n;
+        for (UINT i = 0; i < n; ++i) rows *= st->outer_sizes[i];
+    }
+    st->rows = rows;
+
+    for (UINT k = 0; k < count; ++k) {
+        sj_part* p = &st->parts[k];
+        const dmlc_tensor* t = &parts[k];
+        p->whole_offset = (int64_t)(offset * whole.strides[axis]);
+        p->bytes = t->count * t->elem_size;
+        offset += t->sizes[axis];
+        if (rows_mode) {
+            uint64_t run = p->bytes / rows, chunk = run;
+            if (rows < SJ_FEW_ROWS && run > SJ_CHUNK_BYTES) chunk = SJ_CHUNK_BYTES - SJ_CHUNK_BYTES % whole.elem_size;
+            p->run_bytes = run;
+            p->chunk_bytes = chunk;
+            p->chunks = (run + chunk - 1) / chunk;
+            p->stream = st->whole_bytes >= DMLC_STREAM_MIN_BYTES && run >= DMLC_STREAM_MIN_RUN;
+            st->stream |= p->stream;
+            st->items_per_row += p->chunks;
+        } else {
+            uint64_t sizes[DMLC_MAX_DIMS];
+            int64_t ps[DMLC_MAX_DIMS], ws[DMLC_MAX_DIMS];
+            for (UINT d = 0; d < whole.ndim; ++d) {
+                sizes[d] = t->sizes[d];
+                ps[d] = (int64_t)t->strides[d];
+                ws[d] = (int64_t)whole.strides[d];
+            }
+            if (split)
+                dmlc_copy_plan_init(&p->plan, whole.elem_size, whole.ndim, sizes, ps, ws);
+            else
+                dmlc_copy_plan_init(&p->plan, whole.elem_size, whole.ndim, sizes, ws, ps);
+            if (p->bytes < DMLC_MIN_BYTES_PER_THREAD) st->small_bytes += p->bytes;
+        }
+    }
+    *op = o;
+    return S_OK;
+
+fail:
+    dmlcReleaseOperator(o);
+    return hr;
+}
+
+HRESULT dmlc_create_split_join(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    if (type == DML_OPERATOR_SPLIT) {
+        const DML_SPLIT_OPERATOR_DESC* d = (const DML_SPLIT_OPERATOR_DESC*)desc;
+        return create_split_join(type, opname, 1, d->InputTensor, d->OutputCount, d->OutputTensors, d->Axis, op);
+    } else {
+        const DML_JOIN_OPERATOR_DESC* d = (const DML_JOIN_OPERATOR_DESC*)desc;
+        return create_split_join(type, opname, 0, d->OutputTensor, d->InputCount, d->InputTensors, d->Axis, op);
+    }
+}
