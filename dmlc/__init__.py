@@ -19,6 +19,7 @@ if _core.library_version() != _core.HEADER_VERSION:
 from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
 from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
+from dmlc.split_join import join, split  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -53,5 +54,6 @@ def __getattr__(name):
 __all__ = [
     "DepthSpaceOrder", "PaddingMode",
     "depth_to_space", "space_to_depth",
+    "split", "join",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
 ]

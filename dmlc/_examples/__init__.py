@@ -10,7 +10,7 @@ from typing import Callable, Dict, List
 
 import numpy as np
 
-FAMILIES = ["depth_space"]
+FAMILIES = ["depth_space", "split_join"]
 
 
 @dataclasses.dataclass
