@@ -31,8 +31,26 @@ cdef int check_ndim(int nd, str what, str fname) except -1:
     return 0
 
 
+DEF SMALL = 8
+
+
+cdef cnp.ndarray empty_like_but(cnp.ndarray a, Py_ssize_t axis, Py_ssize_t n):
+    """A new C-ordered array of a's shape and dtype with n on axis (np.empty without the
+    Python call, which costs as much as a small split)."""
+    cdef cnp.npy_intp dims[8]
+    cdef int i, nd = cnp.PyArray_NDIM(a)
+    for i in range(nd):
+        dims[i] = cnp.PyArray_DIMS(a)[i]
+    dims[axis] = n
+    return cnp.PyArray_EMPTY(nd, dims, cnp.PyArray_TYPE(a), 0)
+
+
 cdef class _Parts:
-    """The DML descs and bindings of the parts of one call (malloc'd: their count varies)."""
+    """The DML descs and bindings of the parts of one call: inline for a few parts,
+    malloc'd for more (their count is the caller's)."""
+    cdef Tensor small_tensors[SMALL]
+    cdef DML_TENSOR_DESC small_descs[SMALL]
+    cdef DMLC_BUFFER_BINDING small_bindings[SMALL]
     cdef Tensor* tensors
     cdef DML_TENSOR_DESC* descs
     cdef DMLC_BUFFER_BINDING* bindings
@@ -40,16 +58,22 @@ cdef class _Parts:
 
     def __cinit__(self, Py_ssize_t n):
         self.count = 0
-        self.tensors = <Tensor*>malloc(max(n, 1) * sizeof(Tensor))
-        self.descs = <DML_TENSOR_DESC*>malloc(max(n, 1) * sizeof(DML_TENSOR_DESC))
-        self.bindings = <DMLC_BUFFER_BINDING*>malloc(max(n, 1) * sizeof(DMLC_BUFFER_BINDING))
+        if n <= SMALL:
+            self.tensors = self.small_tensors
+            self.descs = self.small_descs
+            self.bindings = self.small_bindings
+            return
+        self.tensors = <Tensor*>malloc(n * sizeof(Tensor))
+        self.descs = <DML_TENSOR_DESC*>malloc(n * sizeof(DML_TENSOR_DESC))
+        self.bindings = <DMLC_BUFFER_BINDING*>malloc(n * sizeof(DMLC_BUFFER_BINDING))
         if not self.tensors or not self.descs or not self.bindings:
             raise MemoryError(f"out of memory binding {n} arrays")
 
     def __dealloc__(self):
-        free(self.tensors)
-        free(self.descs)
-        free(self.bindings)
+        if self.tensors != self.small_tensors:
+            free(self.tensors)
+            free(self.descs)
+            free(self.bindings)
 
     cdef int add(self, cnp.ndarray a, int dml_type) except -1:
         cdef Tensor* t = &self.tensors[self.count]
@@ -99,14 +123,17 @@ def split(x, sections, sizes, Py_ssize_t axis, out, str fname):
             raise TypeError(f"{fname}: out must be a list of numpy.ndarray, not {type(out).__name__}")
         if len(out) != k:
             raise ValueError(f"{fname}: out has {len(out)} arrays, expected {k} (one per part)")
-    shape = list((<object>a).shape)
-    results = []
-    for i in range(k):
-        shape[axis] = sizes[i]
-        results.append(as_output(None if out is None else out[i], tuple(shape), a.dtype,
-                                 "out" if out is None else f"out[{i}]"))
+    results = [None] * k
+    if out is None:
+        for i in range(k):
+            results[i] = empty_like_but(a, axis, sizes[i])
+    else:
+        shape = list((<object>a).shape)
+        for i in range(k):
+            shape[axis] = sizes[i]
+            results[i] = as_output(out[i], tuple(shape), a.dtype, f"out[{i}]")
     if cnp.PyArray_SIZE(a) == 0:
-        return [finish_output(results[i], None if out is None else out[i]) for i in range(k)]
+        return results if out is None else [finish_output(results[i], out[i]) for i in range(k)]
     if out is not None:
         # An input that shares memory with out= is read from a copy (as NumPy's ufuncs do);
         # an output that may share memory with an earlier one is written through a
@@ -136,14 +163,16 @@ def split(x, sections, sizes, Py_ssize_t axis, out, str fname):
     op.Type = <DML_OPERATOR_TYPE>SPLIT
     op.Desc = &d
     execute(&op, 1, &tin.binding, parts.count, parts.bindings)
-    return [finish_output(results[i], None if out is None else out[i]) for i in range(k)]
+    return results if out is None else [finish_output(results[i], out[i]) for i in range(k)]
 
 
 def join(arrays, Py_ssize_t axis, out, str fname):
     """arrays: a list of array-likes of one dtype."""
-    cdef Py_ssize_t k = len(arrays), i, n = 0
+    cdef Py_ssize_t k = len(arrays), i, j, n = 0
     cdef cnp.ndarray a, a0, result
     cdef int dml_type, nd
+    cdef cnp.npy_intp* dims0
+    cdef cnp.npy_intp* dims
     cdef Tensor tout
     cdef DML_JOIN_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
@@ -156,22 +185,27 @@ def join(arrays, Py_ssize_t axis, out, str fname):
     nd = cnp.PyArray_NDIM(a0)
     check_ndim(nd, "arrays[0]", fname)
     axis = normalize_axis(axis, nd, fname)
-    shape0 = (<object>a0).shape
+    dims0 = cnp.PyArray_DIMS(a0)
     for i in range(k):
         a = inputs[i]
-        if a.dtype != a0.dtype:
+        if dml_type_of(a, "arrays") != dml_type:  # int64 and longlong are one type here
             raise TypeError(f"{fname}: arrays[{i}] has dtype {a.dtype}, expected {a0.dtype} (arrays[0]); "
                             f"join does not promote dtypes")
         if cnp.PyArray_NDIM(a) != nd:
             raise ValueError(f"{fname}: arrays[{i}] has {cnp.PyArray_NDIM(a)} dimensions, expected {nd} (arrays[0])")
-        s = (<object>a).shape
-        if s[:axis] != shape0[:axis] or s[axis + 1:] != shape0[axis + 1:]:
-            raise ValueError(f"{fname}: arrays[{i}].shape is {s}, expected {shape0} except on axis {axis} "
-                             f"(arrays[0].shape)")
-        n += s[axis]
-    shape = list(shape0)
-    shape[axis] = n
-    result = as_output(out, tuple(shape), a0.dtype, "out")
+        dims = cnp.PyArray_DIMS(a)
+        for j in range(nd):
+            if j != axis and dims[j] != dims0[j]:
+                raise ValueError(f"{fname}: arrays[{i}].shape is {(<object>a).shape}, expected {(<object>a0).shape} "
+                                 f"except on axis "
+                                 f"{axis} (arrays[0].shape)")
+        n += dims[axis]
+    if out is None:
+        result = empty_like_but(a0, axis, n)
+    else:
+        shape = list((<object>a0).shape)
+        shape[axis] = n
+        result = as_output(out, tuple(shape), a0.dtype, "out")
     if cnp.PyArray_SIZE(result) == 0:
         return finish_output(result, out)
     parts = _Parts(k)

@@ -165,6 +165,21 @@ static uint64_t inner_run(UINT ndim, UINT axis, const UINT* sizes, const uint64_
     return run;
 }
 
+/* "OutputTensors[12]": the field name of part k, for messages (snprintf costs more than
+ * the whole validation of a small operator). */
+static void part_field(char* buf, const char* name, UINT k)
+{
+    char digits[12];
+    int n = 0;
+    size_t len = strlen(name);
+    memcpy(buf, name, len);
+    buf[len++] = '[';
+    do digits[n++] = (char)('0' + k % 10); while ((k /= 10) != 0);
+    while (n > 0) buf[len++] = digits[--n];
+    buf[len++] = ']';
+    buf[len] = '\0';
+}
+
 /* Validates the desc (names: "InputTensor"/"OutputTensors"/"OutputCount" for SPLIT, the
  * reverse for JOIN) and builds the operator. */
 static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int split, const DML_TENSOR_DESC* whole_desc,
@@ -199,7 +214,7 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
 
     for (UINT k = 0; k < count; ++k) {
         dmlc_tensor* t = &parts[k];
-        snprintf(field, sizeof field, "%s[%u]", parts_name, k);
+        part_field(field, parts_name, k);
         if (FAILED(hr = dmlc_tensor_init(t, &part_descs[k], opname, field, 1, DMLC_MAX_DIMS,
                                          split ? DMLC_OUTPUT : DMLC_INPUT)) ||
             FAILED(hr = dmlc_tensor_same_type(&whole, whole_name, t, field, opname)) ||
