@@ -147,10 +147,11 @@ void dmlc_copy_run_serial(const dmlc_copy_plan* plan, void* dst, const void* src
 
 /* ---- Streaming copies (src/kernels/stream.c) --------------------------------------------
  * dmlc_copy_stream is memcpy with non-temporal stores (where the target has them): for
- * large operators only, and runs of at least DMLC_STREAM_MIN_RUN bytes.  Each thread that
- * used it calls dmlc_stream_fence() before its work is done (the stores are weakly ordered). */
+ * large operators only, writing each destination sequentially in runs of a multiple of
+ * 16 bytes, at least DMLC_STREAM_MIN_RUN.  Each thread that used it calls
+ * dmlc_stream_fence() before its work is done (the stores are weakly ordered). */
 #define DMLC_STREAM_MIN_BYTES ((uint64_t)16 << 20) /* bytes written by the whole call */
-#define DMLC_STREAM_MIN_RUN 256
+#define DMLC_STREAM_MIN_RUN 64
 void dmlc_copy_stream(void* dst, const void* src, size_t n);
 void dmlc_stream_fence(void);
 

@@ -315,16 +315,21 @@ def test_empty_parts_among_full_ones(rng):
 
 # ---- size, threads ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("case", ["few long rows", "many rows", "strided", "streamed"])
+@pytest.mark.parametrize("case", ["few long rows", "many rows", "strided", "streamed", "streamed short runs",
+                                  "odd runs"])
 def test_large_tensors_all_thread_counts(rng, case):
     if case == "few long rows":
-        x, axis, sizes = random_array(rng, (2, 64, 64, 64), np.float32), 1, [16, 8, 40]
+        x, axis, sizes = random_array(rng, (4, 64, 128, 128), np.float32), 1, [16, 8, 40]  # 16 MiB: streamed
     elif case == "many rows":
         x, axis, sizes = random_array(rng, (64, 64, 64, 4), np.int16), 3, [1, 2, 1]
     elif case == "strided":
         x, axis, sizes = random_array(rng, (8, 64, 64, 32), np.float32)[:, :, :, ::2], 2, [20, 44]
-    else:  # 32 MiB: written with non-temporal stores
+    elif case == "streamed":  # 32 MiB: written with non-temporal stores
         x, axis, sizes = np.arange(8 * 1024 * 1024, dtype=np.float32).reshape(8, 64, 128, 128), 3, [64, 64]
+    elif case == "streamed short runs":  # 64-byte runs, streamed where each destination is sequential
+        x, axis, sizes = np.arange(8 * 1024 * 1024, dtype=np.float32).reshape(8, 64, 128, 128), 3, [16] * 8
+    else:  # 17 MiB of uint8 in runs that are no multiple of 16 bytes: ordinary stores
+        x, axis, sizes = random_array(rng, (4096, 4352), np.uint8), 1, [17, 4335]
     want = ref_split(x, sizes, axis)
     old = dmlc.get_num_threads()
     try:
@@ -336,6 +341,24 @@ def test_large_tensors_all_thread_counts(rng, case):
     finally:
         dmlc.set_num_threads(0)
     assert dmlc.get_num_threads() == old
+
+
+@pytest.mark.parametrize("offset", [1, 2, 3])
+def test_large_tensors_at_unaligned_addresses(offset):
+    """Streamed runs assume 16-byte aligned tensors; others are copied with ordinary stores."""
+    n = 8 * 64 * 128 * 128
+    xbuf = np.arange(n + offset, dtype=np.float32)
+    x = xbuf[offset:].reshape(8, 64, 128, 128)
+    bufs = [np.full(n // 2 + offset, -1, np.float32) for _ in range(2)]
+    outs = [b[offset:].reshape(8, 64, 128, 64) for b in bufs]
+    dmlc.split(x, 2, 3, out=outs)
+    assert_parts(outs, np.split(x, 2, 3))
+    assert all(b[offset - 1] == -1 for b in bufs)
+    ybuf = np.full(n + offset, -1, np.float32)
+    y = ybuf[offset:].reshape(x.shape)
+    dmlc.join(outs, 3, out=y)
+    np.testing.assert_array_equal(y, x)
+    assert ybuf[offset - 1] == -1
 
 
 def test_python_threads_share_the_library(rng):

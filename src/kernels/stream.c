@@ -4,9 +4,10 @@
  * ownership"), so a large copy moves 3 bytes per byte copied; a non-temporal store writes
  * whole lines straight to memory, 2 bytes per byte.  On the machines dmlc was measured on
  * this makes a copy far larger than the last-level cache about 1.4x faster, but it is a
- * loss for small copies (the data would have stayed cached) and for runs shorter than a
- * few cache lines (partly filled lines are flushed piecemeal), so callers use it only for
- * large operators with long runs (DMLC_STREAM_MIN_BYTES, DMLC_STREAM_MIN_RUN).
+ * loss for small copies (the data would have stayed cached) and where a line is written
+ * in pieces far apart in time (a partly filled line is flushed piecemeal), so callers use
+ * it only for large operators (DMLC_STREAM_MIN_BYTES) that write their destinations
+ * sequentially, in runs of whole 16-byte units (DMLC_STREAM_MIN_RUN or more).
  * Where there are no such stores (non-x86 targets) it is memcpy. */
 #include "../dmlc_internal.h"
 
@@ -23,7 +24,7 @@ void dmlc_copy_stream(void* dst, const void* src, size_t n)
     char* d = (char*)dst;
     const char* s = (const char*)src;
     size_t head = (16 - ((uintptr_t)d & 15)) & 15, i;
-    if (n < 64 + head) {
+    if (n < head + 16) {
         memcpy(d, s, n);
         return;
     }

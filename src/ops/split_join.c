@@ -24,6 +24,11 @@
  * fewer than SJ_FEW_ROWS rows: enough items for every thread, few enough calls. */
 #define SJ_CHUNK_BYTES ((uint64_t)1 << 18)
 #define SJ_FEW_ROWS 256
+/* SPLIT with short rows works on tiles of rows whose whole-tensor bytes are about this
+ * many (see tiles_range). */
+#ifndef SJ_TILE_BYTES
+#  define SJ_TILE_BYTES ((uint64_t)16 << 10)
+#endif
 
 typedef struct sj_part {
     int64_t whole_offset;                 /* the part's first element in the whole, in elements */
@@ -42,6 +47,7 @@ typedef struct sj_state {
     int split;                            /* 1: whole -> parts (SPLIT); 0: parts -> whole (JOIN) */
     int rows_mode;
     int stream;                           /* some part uses dmlc_copy_stream */
+    int tiled;                            /* rows mode, by tiles of tile_rows rows */
     UINT count;
     UINT elem_size;
     UINT outer_ndim;
@@ -49,6 +55,7 @@ typedef struct sj_state {
     int64_t whole_outer_strides[DMLC_MAX_DIMS];
     uint64_t rows;                        /* product of outer_sizes */
     uint64_t items_per_row;               /* sum of the parts' chunks */
+    uint64_t tile_rows, tiles;
     uint64_t whole_bytes;
     uint64_t small_bytes;                 /* general mode: bytes of the parts run as one batch */
     sj_part parts[];
@@ -59,6 +66,7 @@ typedef struct sj_ctx {
     const sj_state* st;
     char* whole;
     const void* const* parts;
+    int stream;   /* st->stream, and every tensor 16-byte aligned as the streamed runs assume */
 } sj_ctx;
 
 static void rows_range(void* vctx, uint64_t begin, uint64_t end)
@@ -86,7 +94,7 @@ static void rows_range(void* vctx, uint64_t begin, uint64_t end)
         if (n > p->chunk_bytes) n = p->chunk_bytes;
         part = (char*)cx->parts[k] + poff * es + (int64_t)at;
         whole = cx->whole + (woff + p->whole_offset) * es + (int64_t)at;
-        if (p->stream) {
+        if (p->stream && cx->stream) {
             if (split)
                 dmlc_copy_stream(part, whole, (size_t)n);
             else
@@ -108,7 +116,56 @@ static void rows_range(void* vctx, uint64_t begin, uint64_t end)
             idx[i] = 0;
         }
     }
-    if (st->stream) dmlc_stream_fence();
+    if (cx->stream) dmlc_stream_fence();
+}
+
+/* SPLIT of short rows, tile by tile: each part's rows of a tile, then the next part's.
+ * Row by row, the parts' destinations would take turns every few hundred bytes, and
+ * interleaved write streams cost DRAM bandwidth (a 256-byte run at 16 bytes into a line
+ * leaves partial lines to flush); tile by tile each part is written in one sequential
+ * run while the tile of the whole stays in the L1/L2 cache for the next part to read. */
+static void tiles_range(void* vctx, uint64_t begin, uint64_t end)
+{
+    const sj_ctx* cx = (const sj_ctx*)vctx;
+    const sj_state* st = cx->st;
+    const int64_t es = st->elem_size;
+    const UINT od = st->outer_ndim;
+    for (uint64_t t = begin; t < end; ++t) {
+        uint64_t r0 = t * st->tile_rows, nr = st->rows - r0, idx0[DMLC_MAX_DIMS], row = r0;
+        int64_t woff0 = 0;
+        if (nr > st->tile_rows) nr = st->tile_rows;
+        for (UINT i = od; i-- > 0;) {
+            idx0[i] = row % st->outer_sizes[i];
+            row /= st->outer_sizes[i];
+            woff0 += (int64_t)idx0[i] * st->whole_outer_strides[i];
+        }
+        for (UINT k = 0; k < st->count; ++k) {
+            const sj_part* p = &st->parts[k];
+            const size_t n = (size_t)p->run_bytes;
+            uint64_t idx[DMLC_MAX_DIMS];
+            int64_t woff = woff0 + p->whole_offset, poff = 0;
+            char* part = (char*)cx->parts[k];
+            for (UINT i = 0; i < od; ++i) {
+                idx[i] = idx0[i];
+                poff += (int64_t)idx[i] * p->outer_strides[i];
+            }
+            for (uint64_t r = 0; r < nr; ++r) {
+                if (p->stream && cx->stream)
+                    dmlc_copy_stream(part + poff * es, cx->whole + woff * es, n);
+                else
+                    memcpy(part + poff * es, cx->whole + woff * es, n);
+                for (UINT i = od; i-- > 0;) {
+                    woff += st->whole_outer_strides[i];
+                    poff += p->outer_strides[i];
+                    if (++idx[i] < st->outer_sizes[i]) break;
+                    woff -= (int64_t)st->outer_sizes[i] * st->whole_outer_strides[i];
+                    poff -= (int64_t)st->outer_sizes[i] * p->outer_strides[i];
+                    idx[i] = 0;
+                }
+            }
+        }
+    }
+    if (cx->stream) dmlc_stream_fence();
 }
 
 static inline void general_part(const sj_ctx* cx, UINT k, int serial)
@@ -142,6 +199,16 @@ static void split_join_execute(const DMLC_OPERATOR_T* op, const void* const* in,
     } else {
         cx.whole = (char*)out[0];
         cx.parts = in;
+    }
+    cx.stream = st->stream;
+    if (cx.stream) {
+        uintptr_t bits = (uintptr_t)cx.whole;
+        for (UINT k = 0; k < st->count; ++k) bits |= (uintptr_t)cx.parts[k];
+        cx.stream = (bits & 15) == 0;
+    }
+    if (st->tiled) {
+        dmlc_parallel_for(st->tiles, 2 * st->whole_bytes, tiles_range, &cx);
+        return;
     }
     if (st->rows_mode) {
         dmlc_parallel_for(st->rows * st->items_per_row, 2 * st->whole_bytes, rows_range, &cx);
@@ -303,8 +370,6 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
             p->run_bytes = run;
             p->chunk_bytes = chunk;
             p->chunks = (run + chunk - 1) / chunk;
-            p->stream = st->whole_bytes >= DMLC_STREAM_MIN_BYTES && run >= DMLC_STREAM_MIN_RUN;
-            st->stream |= p->stream;
             st->items_per_row += p->chunks;
         } else {
             uint64_t sizes[DMLC_MAX_DIMS];
@@ -319,6 +384,30 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
             else
                 dmlc_copy_plan_init(&p->plan, whole.elem_size, whole.ndim, sizes, ws, ps);
             if (p->bytes < DMLC_MIN_BYTES_PER_THREAD) st->small_bytes += p->bytes;
+        }
+    }
+    if (rows_mode && split && st->items_per_row == count) {
+        uint64_t row_bytes = st->whole_bytes / rows;
+        if (2 * row_bytes <= SJ_TILE_BYTES) {
+            st->tiled = 1;
+            st->tile_rows = SJ_TILE_BYTES / row_bytes;
+            st->tiles = (rows + st->tile_rows - 1) / st->tile_rows;
+        }
+    }
+    if (rows_mode && st->whole_bytes >= DMLC_STREAM_MIN_BYTES) {
+        /* Non-temporal stores where each destination is written in whole 16-byte units
+         * and either long runs (a partial line at the ends amortised over four or more)
+         * or sequentially: each part's rows of a tile when they are contiguous, or the
+         * whole of a JOIN row after row. */
+        const uint64_t es = whole.elem_size, od = st->outer_ndim, row_bytes = st->whole_bytes / rows;
+        int all16 = 1, whole_seq = od == 0 || (od == 1 && (uint64_t)st->whole_outer_strides[0] * es == row_bytes);
+        for (UINT k = 0; k < count; ++k) all16 &= st->parts[k].run_bytes % 16 == 0;
+        for (UINT k = 0; k < count; ++k) {
+            sj_part* p = &st->parts[k];
+            const uint64_t run = p->run_bytes;
+            int seq = st->tiled ? od == 0 || (od == 1 && (uint64_t)p->outer_strides[0] * es == run) : !split && whole_seq && all16;
+            p->stream = run % 16 == 0 && run >= DMLC_STREAM_MIN_RUN && (run >= 256 || seq);
+            st->stream |= p->stream;
         }
     }
     *op = o;
