@@ -98,4 +98,6 @@ def workloads(quick):
     if not quick:
         for make in (_split_workload, _join_workload):
             out.append(make(np.uint8, shape, 2, 3, torch, ort))
+            # Columns of a point list: runs of one element.
+            out.append(make(np.float32, (1 << 22, 2), 2, 1, torch, ort))
     return out

@@ -8,13 +8,18 @@
  *
  * Seen as outer x inner, with outer = the dimensions before Axis and inner = Axis and
  * after, every outer index ("row") of the whole is the K parts' inner blocks side by side.
- * When each part's inner block is one contiguous run in both tensors (packed tensors,
- * and most views), execution is "rows mode": for each row, for each part, one memcpy, so
- * the whole is streamed once in order and every part sequentially.  Rows are shared out
- * across threads; when there are few rows, each part's run is cut into chunks so that
- * threads still get equal shares.  Anything else (strided inner dimensions, broadcast
- * inputs, a single part) is "general mode": one strided copy plan per part
- * (src/kernels/copy.c), small parts batched across threads, large ones threaded alone. */
+ * When each part's inner block is one contiguous run in both tensors (packed tensors and
+ * most views), execution copies runs with memcpy, in one of two orders:
+ *   - rows (JOIN; SPLIT of long rows): row after row, part after part, so the whole is
+ *     streamed once in order.  When there are few rows, each part's run is cut into
+ *     chunks so that threads still get equal shares;
+ *   - tiles (SPLIT of short rows): a few rows at a time, part after part, so each part is
+ *     written sequentially (see tiles_range).
+ * Work is shared out across threads by rows, chunks or tiles.  Operators larger than the
+ * cache write with non-temporal stores where that pays (src/kernels/stream.c).  Anything
+ * else (strided inner dimensions, broadcast inputs, a single part) is "general mode": one
+ * strided copy plan per part (src/kernels/copy.c), small parts batched across threads,
+ * large ones threaded alone. */
 #include "../dmlc_internal.h"
 
 #include <stdio.h>
@@ -24,11 +29,9 @@
  * fewer than SJ_FEW_ROWS rows: enough items for every thread, few enough calls. */
 #define SJ_CHUNK_BYTES ((uint64_t)1 << 18)
 #define SJ_FEW_ROWS 256
-/* SPLIT with short rows works on tiles of rows whose whole-tensor bytes are about this
- * many (see tiles_range). */
-#ifndef SJ_TILE_BYTES
-#  define SJ_TILE_BYTES ((uint64_t)16 << 10)
-#endif
+/* SPLIT of rows up to half this long works on tiles of rows of the whole about this
+ * large (see tiles_range); measured best among 4 to 64 KiB. */
+#define SJ_TILE_BYTES ((uint64_t)16 << 10)
 
 typedef struct sj_part {
     int64_t whole_offset;                 /* the part's first element in the whole, in elements */
@@ -39,6 +42,7 @@ typedef struct sj_part {
     uint64_t chunk_bytes;                 /* ...copied in pieces of this many bytes */
     uint64_t chunks;
     int stream;                           /* copy the run with dmlc_copy_stream */
+    void (*runs)(char*, int64_t, const char*, int64_t, uint64_t, size_t); /* tiles: the run copier */
     /* general mode */
     dmlc_copy_plan plan;                  /* part <-> whole, destination first */
 } sj_part;
@@ -119,17 +123,76 @@ static void rows_range(void* vctx, uint64_t begin, uint64_t end)
     if (cx->stream) dmlc_stream_fence();
 }
 
-/* SPLIT of short rows, tile by tile: each part's rows of a tile, then the next part's.
- * Row by row, the parts' destinations would take turns every few hundred bytes, and
- * interleaved write streams cost DRAM bandwidth (a 256-byte run at 16 bytes into a line
- * leaves partial lines to flush); tile by tile each part is written in one sequential
- * run while the tile of the whole stays in the L1/L2 cache for the next part to read. */
+/* Run copiers for tiles: rows runs of n bytes, d and s stepping by ds and ss bytes.  A run
+ * of a few bytes costs more in a memcpy call than in copying, so the common short sizes
+ * get a copier where n is a constant (the compiler turns it into a load and a store);
+ * the choice is made once per part, at creation. */
+typedef void (*sj_runs_fn)(char* d, int64_t ds, const char* s, int64_t ss, uint64_t rows, size_t n);
+
+#define DEFINE_RUNS(N)                                                                          \
+    static void runs_##N(char* d, int64_t ds, const char* s, int64_t ss, uint64_t rows, size_t n) \
+    {                                                                                           \
+        uint64_t r = 0;                                                                         \
+        (void)n;                                                                                \
+        for (; r + 4 <= rows; r += 4, d += 4 * ds, s += 4 * ss) {                               \
+            memcpy(d, s, N);                                                                    \
+            memcpy(d + ds, s + ss, N);                                                          \
+            memcpy(d + 2 * ds, s + 2 * ss, N);                                                  \
+            memcpy(d + 3 * ds, s + 3 * ss, N);                                                  \
+        }                                                                                       \
+        for (; r < rows; ++r, d += ds, s += ss) memcpy(d, s, N);                                \
+    }
+DEFINE_RUNS(1)
+DEFINE_RUNS(2)
+DEFINE_RUNS(4)
+DEFINE_RUNS(8)
+DEFINE_RUNS(12)
+DEFINE_RUNS(16)
+DEFINE_RUNS(24)
+DEFINE_RUNS(32)
+DEFINE_RUNS(48)
+DEFINE_RUNS(64)
+
+static void runs_any(char* d, int64_t ds, const char* s, int64_t ss, uint64_t rows, size_t n)
+{
+    for (uint64_t r = 0; r < rows; ++r, d += ds, s += ss) memcpy(d, s, n);
+}
+
+static void runs_stream(char* d, int64_t ds, const char* s, int64_t ss, uint64_t rows, size_t n)
+{
+    for (uint64_t r = 0; r < rows; ++r, d += ds, s += ss) dmlc_copy_stream(d, s, n);
+}
+
+static sj_runs_fn runs_for(uint64_t n)
+{
+    switch (n) {
+    case 1: return runs_1;
+    case 2: return runs_2;
+    case 4: return runs_4;
+    case 8: return runs_8;
+    case 12: return runs_12;
+    case 16: return runs_16;
+    case 24: return runs_24;
+    case 32: return runs_32;
+    case 48: return runs_48;
+    case 64: return runs_64;
+    default: return runs_any;
+    }
+}
+
+/* Short rows, tile by tile: all of one part's rows of a tile, then the next part's.
+ * Row by row, a SPLIT's destinations would take turns every few bytes or hundred bytes,
+ * and interleaved write streams cost DRAM bandwidth (a 256-byte run at 16 bytes into a
+ * line leaves partial lines to flush); tile by tile each part is read or written in one
+ * sequential pass while the tile of the whole stays in the L1/L2 cache, and each pass is
+ * one loop of equal runs. */
 static void tiles_range(void* vctx, uint64_t begin, uint64_t end)
 {
     const sj_ctx* cx = (const sj_ctx*)vctx;
     const sj_state* st = cx->st;
     const int64_t es = st->elem_size;
-    const UINT od = st->outer_ndim;
+    const UINT od = st->outer_ndim, last = od ? od - 1 : 0;
+    const int64_t ws = od ? st->whole_outer_strides[last] * es : 0;
     for (uint64_t t = begin; t < end; ++t) {
         uint64_t r0 = t * st->tile_rows, nr = st->rows - r0, idx0[DMLC_MAX_DIMS], row = r0;
         int64_t woff0 = 0;
@@ -141,26 +204,34 @@ static void tiles_range(void* vctx, uint64_t begin, uint64_t end)
         }
         for (UINT k = 0; k < st->count; ++k) {
             const sj_part* p = &st->parts[k];
-            const size_t n = (size_t)p->run_bytes;
-            uint64_t idx[DMLC_MAX_DIMS];
+            const sj_runs_fn runs = p->stream && cx->stream ? runs_stream : p->runs;
+            const int64_t ps = od ? p->outer_strides[last] * es : 0;
+            uint64_t idx[DMLC_MAX_DIMS], left = nr;
             int64_t woff = woff0 + p->whole_offset, poff = 0;
             char* part = (char*)cx->parts[k];
             for (UINT i = 0; i < od; ++i) {
                 idx[i] = idx0[i];
                 poff += (int64_t)idx[i] * p->outer_strides[i];
             }
-            for (uint64_t r = 0; r < nr; ++r) {
-                if (p->stream && cx->stream)
-                    dmlc_copy_stream(part + poff * es, cx->whole + woff * es, n);
+            /* Segments of rows along the innermost outer dimension step evenly. */
+            for (;;) {
+                uint64_t seg = left;
+                if (od && seg > st->outer_sizes[last] - idx[last]) seg = st->outer_sizes[last] - idx[last];
+                if (st->split)
+                    runs(part + poff * es, ps, cx->whole + woff * es, ws, seg, (size_t)p->run_bytes);
                 else
-                    memcpy(part + poff * es, cx->whole + woff * es, n);
-                for (UINT i = od; i-- > 0;) {
-                    woff += st->whole_outer_strides[i];
-                    poff += p->outer_strides[i];
-                    if (++idx[i] < st->outer_sizes[i]) break;
-                    woff -= (int64_t)st->outer_sizes[i] * st->whole_outer_strides[i];
-                    poff -= (int64_t)st->outer_sizes[i] * p->outer_strides[i];
+                    runs(cx->whole + woff * es, ws, part + poff * es, ps, seg, (size_t)p->run_bytes);
+                left -= seg;
+                if (!left) break;
+                /* The segment ended at the end of the innermost outer dimension: carry. */
+                woff += (int64_t)seg * st->whole_outer_strides[last];
+                poff += (int64_t)seg * p->outer_strides[last];
+                idx[last] += seg;
+                for (UINT i = last; idx[i] == st->outer_sizes[i] && i > 0; --i) {
+                    woff += st->whole_outer_strides[i - 1] - (int64_t)st->outer_sizes[i] * st->whole_outer_strides[i];
+                    poff += p->outer_strides[i - 1] - (int64_t)st->outer_sizes[i] * p->outer_strides[i];
                     idx[i] = 0;
+                    ++idx[i - 1];
                 }
             }
         }
@@ -386,27 +457,45 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
             if (p->bytes < DMLC_MIN_BYTES_PER_THREAD) st->small_bytes += p->bytes;
         }
     }
-    if (rows_mode && split && st->items_per_row == count) {
+    if (rows_mode && st->items_per_row == count) {
+        /* Tiles for SPLIT of short rows, and for JOIN when some run is too short to be
+         * worth a memcpy call (row by row, JOIN writes the whole sequentially). */
         uint64_t row_bytes = st->whole_bytes / rows;
-        if (2 * row_bytes <= SJ_TILE_BYTES) {
+        int short_runs = 0;
+        for (UINT k = 0; k < count; ++k) {
+            st->parts[k].runs = runs_for(st->parts[k].run_bytes);
+            short_runs |= st->parts[k].run_bytes < 64;
+        }
+        if (2 * row_bytes <= SJ_TILE_BYTES && (split || short_runs)) {
             st->tiled = 1;
             st->tile_rows = SJ_TILE_BYTES / row_bytes;
             st->tiles = (rows + st->tile_rows - 1) / st->tile_rows;
         }
     }
     if (rows_mode && st->whole_bytes >= DMLC_STREAM_MIN_BYTES) {
-        /* Non-temporal stores where each destination is written in whole 16-byte units
-         * and either long runs (a partial line at the ends amortised over four or more)
-         * or sequentially: each part's rows of a tile when they are contiguous, or the
-         * whole of a JOIN row after row. */
+        /* Non-temporal stores where every destination line is written whole by one pass
+         * (or nearly: runs of 256 bytes or more leave at most two partial lines in four):
+         *   - SPLIT by tiles: a part whose rows are contiguous is written sequentially;
+         *   - SPLIT by rows: runs of 256 bytes or more;
+         *   - JOIN by rows: the whole is written sequentially within each row, so streamed
+         *     when every run is whole 16-byte units and the rows are contiguous or long;
+         *   - JOIN by tiles: never (the passes share lines at the runs' ends).
+         * Streamed runs are multiples of 16 bytes, so that with 16-byte aligned tensors
+         * (checked at execution) every non-temporal store is a whole aligned unit. */
         const uint64_t es = whole.elem_size, od = st->outer_ndim, row_bytes = st->whole_bytes / rows;
-        int all16 = 1, whole_seq = od == 0 || (od == 1 && (uint64_t)st->whole_outer_strides[0] * es == row_bytes);
+        const int whole_seq = od == 0 || (od == 1 && (uint64_t)st->whole_outer_strides[0] * es == row_bytes);
+        int all16 = 1;
         for (UINT k = 0; k < count; ++k) all16 &= st->parts[k].run_bytes % 16 == 0;
         for (UINT k = 0; k < count; ++k) {
             sj_part* p = &st->parts[k];
             const uint64_t run = p->run_bytes;
-            int seq = st->tiled ? od == 0 || (od == 1 && (uint64_t)p->outer_strides[0] * es == run) : !split && whole_seq && all16;
-            p->stream = run % 16 == 0 && run >= DMLC_STREAM_MIN_RUN && (run >= 256 || seq);
+            const int part_seq = od == 0 || (od == 1 && (uint64_t)p->outer_strides[0] * es == run);
+            if (run % 16 != 0 || run < DMLC_STREAM_MIN_RUN)
+                p->stream = 0;
+            else if (split)
+                p->stream = run >= 256 || (st->tiled && part_seq);
+            else
+                p->stream = !st->tiled && all16 && (whole_seq || row_bytes >= 256);
             st->stream |= p->stream;
         }
     }
