@@ -19,7 +19,8 @@ cdef enum:
     JOIN = 63
 
 
-cdef Py_ssize_t normalize_axis(Py_ssize_t axis, int nd, str fname) except -1:
+cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1:
+    """axis (a Python int of any size) as 0 to nd - 1."""
     if axis < -nd or axis >= nd:
         raise ValueError(f"{fname}: axis is {axis}, expected -{nd} to {nd - 1} for arrays of {nd} dimensions")
     return axis + nd if axis < 0 else axis
@@ -84,27 +85,31 @@ cdef class _Parts:
         return 0
 
 
-def split(x, sections, sizes, Py_ssize_t axis, out, str fname):
+def split(x, sections, sizes, object axis_arg, out, str fname):
     """sections: a number of equal parts, or None with sizes: a list of non-negative ints."""
     cdef cnp.ndarray a = as_input(x, "x")
     cdef int dml_type = dml_type_of(a, "x")
     cdef int nd = cnp.PyArray_NDIM(a)
-    cdef Py_ssize_t n, i, k, total
+    cdef Py_ssize_t n, i, k, axis
     cdef Tensor tin
     cdef DML_SPLIT_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
     cdef _Parts parts
     cdef cnp.ndarray r
     check_ndim(nd, "x", fname)
-    axis = normalize_axis(axis, nd, fname)
+    axis = normalize_axis(axis_arg, nd, fname)
     n = a.shape[axis]
     if sections is not None:
-        k = sections
-        if k < 1:
-            raise ValueError(f"{fname}: sections is {k}, expected at least 1")
-        if n % k:
-            raise ValueError(f"{fname}: x.shape[{axis}] is {n}, which does not divide into {k} equal sections; "
+        # (Python ints of any size until they are known to be small.)
+        if sections < 1:
+            raise ValueError(f"{fname}: sections is {sections}, expected at least 1")
+        if sections > 0xFFFFFFFF:
+            raise ValueError(f"{fname}: sections is {sections}, expected at most 4294967295 (DirectML's OutputCount "
+                             f"is a UINT)")
+        if n % sections:
+            raise ValueError(f"{fname}: x.shape[{axis}] is {n}, which does not divide into {sections} equal sections; "
                              f"pass a list of sizes instead")
+        k = sections
         sizes = [n // k] * k
     else:
         k = len(sizes)
@@ -166,9 +171,9 @@ def split(x, sections, sizes, Py_ssize_t axis, out, str fname):
     return results if out is None else [finish_output(results[i], out[i]) for i in range(k)]
 
 
-def join(arrays, Py_ssize_t axis, out, str fname):
+def join(arrays, object axis_arg, out, str fname):
     """arrays: a list of array-likes of one dtype."""
-    cdef Py_ssize_t k = len(arrays), i, j, n = 0
+    cdef Py_ssize_t k = len(arrays), i, j, n = 0, axis
     cdef cnp.ndarray a, a0, result
     cdef int dml_type, nd
     cdef cnp.npy_intp* dims0
@@ -184,7 +189,7 @@ def join(arrays, Py_ssize_t axis, out, str fname):
     dml_type = dml_type_of(a0, "arrays[0]")
     nd = cnp.PyArray_NDIM(a0)
     check_ndim(nd, "arrays[0]", fname)
-    axis = normalize_axis(axis, nd, fname)
+    axis = normalize_axis(axis_arg, nd, fname)
     dims0 = cnp.PyArray_DIMS(a0)
     for i in range(k):
         a = inputs[i]

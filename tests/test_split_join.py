@@ -288,6 +288,11 @@ def test_join_out_temporary_for_negative_strides(rng):
 
 # ---- empty arrays ---------------------------------------------------------------------
 
+def test_zero_size_axis_with_many_sections():
+    parts = dmlc.split(np.zeros((2, 0), np.int8), 1000, 1)
+    assert len(parts) == 1000 and all(p.shape == (2, 0) for p in parts)
+
+
 def test_zero_size():
     x = np.zeros((0, 6), np.float32)
     parts = dmlc.split(x, 3, 1)
@@ -417,6 +422,12 @@ X = np.zeros((2, 6, 4), np.float32)
     ("23", 1, TypeError, r"split: sizes\[0\] must be an int, not str"),
     (2, 3, ValueError, "split: axis is 3, expected -3 to 2 for arrays of 3 dimensions"),
     (2, -4, ValueError, "split: axis is -4, expected -3 to 2 for arrays of 3 dimensions"),
+    (2, 2 ** 70, ValueError, "split: axis is 1180591620717411303424, expected -3 to 2"),
+    (2 ** 40, 1, ValueError, r"split: sections is 1099511627776, expected at most 4294967295 \(DirectML's OutputCount "
+                             r"is a UINT\)"),
+    ([2 ** 70, 6 - 2 ** 70], 1, ValueError, r"split: sizes\[1\] is -1180591620717411303418, expected at least 0"),
+    ([2 ** 70], 1, ValueError, r"split: sizes sum to 1180591620717411303424 \(1180591620717411303424\), expected "
+                               r"x.shape\[1\] 6"),
     (2, 1.0, TypeError, "split: axis must be an int, not float"),
     (2, None, TypeError, "split: axis must be an int, not NoneType"),
     (2, False, TypeError, "split: axis must be an int, not bool"),
@@ -480,6 +491,8 @@ def test_join_bad_arguments():
         dmlc.join([a, np.zeros((2, 3, 5), np.float32)], 1)
     with pytest.raises(ValueError, match="join: axis is 3, expected -3 to 2 for arrays of 3 dimensions"):
         dmlc.join([a, a], 3)
+    with pytest.raises(ValueError, match="join: axis is -1267650600228229401496703205376, expected -3 to 2"):
+        dmlc.join([a, a], -2 ** 100)
     with pytest.raises(TypeError, match="join: axis must be an int, not str"):
         dmlc.join([a, a], "0")
     with pytest.raises(ValueError, match="join: arrays\\[0\\] has 0 dimensions, expected 1 to 8"):
