@@ -510,3 +510,35 @@ def test_execute_rejects_short_binding():
     assert ffi.string(lib.dmlcGetLastErrorMessage()).decode() == (
         "DML_OPERATOR_JOIN: inputs[1].SizeInBytes is 4, smaller than the tensor's TotalTensorSizeInBytes 8")
     assert np.all(out == -1)
+
+
+def test_one_operator_executed_from_many_threads(rng):
+    """The operator is immutable after creation: concurrent executions share it."""
+    import threading
+    shape = (4, 64, 256)
+    raw = Raw()
+    outs_shape = [(4, 64, 100), (4, 64, 156)]
+    d = split_desc(raw, raw.tensor(np.float32, shape), [raw.tensor(np.float32, s) for s in outs_shape], 2)
+    op = raw.new("DMLC_OPERATOR**")
+    assert lib.dmlcCreateOperator(d, op) == 0
+    xs = [random_array(rng, shape, np.float32) for _ in range(4)]
+    results = [None] * 4
+
+    def work(i):
+        outs = [np.empty(s, np.float32) for s in outs_shape]
+        for _ in range(25):
+            hr = lib.dmlcExecute(op[0], 1, raw.bindings([xs[i]]), 2, raw.bindings(outs))
+            assert hr == 0
+        results[i] = outs
+
+    try:
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        lib.dmlcReleaseOperator(op[0])
+    for x, outs in zip(xs, results):
+        np.testing.assert_array_equal(outs[0], x[:, :, :100])
+        np.testing.assert_array_equal(outs[1], x[:, :, 100:])
