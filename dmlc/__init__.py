@@ -20,6 +20,7 @@ from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
 from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.padding import pad  # noqa: E402
+from dmlc.split_join import join, split  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -55,5 +56,6 @@ __all__ = [
     "DepthSpaceOrder", "PaddingMode",
     "depth_to_space", "space_to_depth",
     "pad",
+    "split", "join",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
 ]

@@ -141,5 +141,18 @@ void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const 
                          const int64_t* dst_strides, const int64_t* src_strides);
 /* Runs the plan, split across threads when it is large. */
 void dmlc_copy_run(const dmlc_copy_plan* plan, void* dst, const void* src);
+/* Runs the plan on the calling thread: for callers that share many small copies out
+ * across threads themselves (SPLIT/JOIN pieces). */
+void dmlc_copy_run_serial(const dmlc_copy_plan* plan, void* dst, const void* src);
+
+/* ---- Streaming copies (src/kernels/stream.c) --------------------------------------------
+ * dmlc_copy_stream is memcpy with non-temporal stores (where the target has them): for
+ * large operators only, writing each destination sequentially in runs of a multiple of
+ * 16 bytes, at least DMLC_STREAM_MIN_RUN.  Each thread that used it calls
+ * dmlc_stream_fence() before its work is done (the stores are weakly ordered). */
+#define DMLC_STREAM_MIN_BYTES ((uint64_t)16 << 20) /* bytes written by the whole call */
+#define DMLC_STREAM_MIN_RUN 64
+void dmlc_copy_stream(void* dst, const void* src, size_t n);
+void dmlc_stream_fence(void);
 
 #endif /* DMLC_INTERNAL_H */

@@ -10,7 +10,7 @@ from typing import Callable, Dict, List
 
 import numpy as np
 
-FAMILIES = ["depth_space", "padding"]
+FAMILIES = ["depth_space", "padding", "split_join"]
 
 
 @dataclasses.dataclass

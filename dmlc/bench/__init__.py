@@ -15,7 +15,7 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-FAMILIES = ["depth_space", "padding"]
+FAMILIES = ["depth_space", "padding", "split_join"]
 
 
 @dataclasses.dataclass

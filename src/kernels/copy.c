@@ -233,48 +233,68 @@ static void copy_range(void* vjob, uint64_t begin, uint64_t end)
     }
 }
 
+/* Fills job for plan p (one piece per kernel call); returns 0 when the plan is a single
+ * element, which the caller copies itself. */
+static int copy_job_init(copy_job* job, const dmlc_copy_plan* p, void* dst, const void* src)
+{
+    memset(job, 0, sizeof *job);
+    job->plan = p;
+    job->dst = (char*)dst;
+    job->src = (const char*)src;
+    job->kernel = copy2d_for(p->elem_size);
+    job->cols = 1;
+    job->pieces = 1;
+    if (p->ndim == 0) return 0;
+    if (p->dst_strides[p->ndim - 1] == 1 && p->src_strides[p->ndim - 1] == 1) {
+        job->run = 1;
+        job->outer_ndim = p->ndim - 1;
+        job->rows = p->sizes[p->ndim - 1];
+        job->drs = job->srs = 1;
+    } else if (p->ndim >= 2) {
+        job->outer_ndim = p->ndim - 2;
+        job->rows = p->sizes[p->ndim - 2];
+        job->cols = p->sizes[p->ndim - 1];
+        job->drs = p->dst_strides[p->ndim - 2];
+        job->srs = p->src_strides[p->ndim - 2];
+        job->dcs = p->dst_strides[p->ndim - 1];
+        job->scs = p->src_strides[p->ndim - 1];
+    } else {
+        job->rows = p->sizes[0];
+        job->drs = p->dst_strides[0];
+        job->srs = p->src_strides[0];
+    }
+    return 1;
+}
+
 void dmlc_copy_run(const dmlc_copy_plan* p, void* dst, const void* src)
 {
     copy_job job;
     uint64_t outer = 1, bytes = 2 * (uint64_t)p->elem_size, threads;
-    memset(&job, 0, sizeof job);
-    job.plan = p;
-    job.dst = (char*)dst;
-    job.src = (const char*)src;
-    job.kernel = copy2d_for(p->elem_size);
-    job.cols = 1;
-    if (p->ndim == 0) {
+    if (!copy_job_init(&job, p, dst, src)) {
         memcpy(dst, src, p->elem_size);
         return;
-    }
-    if (p->dst_strides[p->ndim - 1] == 1 && p->src_strides[p->ndim - 1] == 1) {
-        job.run = 1;
-        job.outer_ndim = p->ndim - 1;
-        job.rows = p->sizes[p->ndim - 1];
-        job.drs = job.srs = 1;
-    } else if (p->ndim >= 2) {
-        job.outer_ndim = p->ndim - 2;
-        job.rows = p->sizes[p->ndim - 2];
-        job.cols = p->sizes[p->ndim - 1];
-        job.drs = p->dst_strides[p->ndim - 2];
-        job.srs = p->src_strides[p->ndim - 2];
-        job.dcs = p->dst_strides[p->ndim - 1];
-        job.scs = p->src_strides[p->ndim - 1];
-    } else {
-        job.rows = p->sizes[0];
-        job.drs = p->dst_strides[0];
-        job.srs = p->src_strides[0];
     }
     for (UINT i = 0; i < p->ndim; ++i) bytes *= p->sizes[i];
     for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
     /* Few outer iterations (one big memcpy, say): cut each kernel call into pieces so every
      * thread gets a share. */
     threads = dmlc_thread_count();
-    job.pieces = 1;
     if (threads > 1 && outer < 8 * threads) {
         job.pieces = 8 * threads / outer + 1;
         if (job.pieces > job.rows) job.pieces = job.rows;
         if (job.pieces == 0) job.pieces = 1;
     }
     dmlc_parallel_for(outer * job.pieces, bytes, copy_range, &job);
+}
+
+void dmlc_copy_run_serial(const dmlc_copy_plan* p, void* dst, const void* src)
+{
+    copy_job job;
+    uint64_t outer = 1;
+    if (!copy_job_init(&job, p, dst, src)) {
+        memcpy(dst, src, p->elem_size);
+        return;
+    }
+    for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
+    copy_range(&job, 0, outer);
 }
