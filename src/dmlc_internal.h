@@ -117,7 +117,7 @@ typedef HRESULT (*dmlc_create_fn)(DML_OPERATOR_TYPE type, const char* name, cons
 #undef DMLC_OP
 
 /* ---- Threads ------------------------------------------------------------------------
- * dmlc_parallel_for splits [0, n) into one contiguous chunk per thread.  work_bytes is the
+ * dmlc_parallel_for splits [0, n) into a few contiguous chunks per thread, taken dynamically.  work_bytes is the
  * memory the whole loop touches: below DMLC_MIN_BYTES_PER_THREAD per thread it runs on
  * the calling thread, so small calls pay nothing for threading. */
 #define DMLC_MIN_BYTES_PER_THREAD ((uint64_t)1 << 19)

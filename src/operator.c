@@ -289,12 +289,17 @@ void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* 
 #  ifndef _WIN32
     pthread_once(&g_atfork_once, register_atfork);
 #  endif
-#  pragma omp parallel num_threads((int)threads)
     {
-        uint64_t t = (uint64_t)omp_get_thread_num(), nt = (uint64_t)omp_get_num_threads();
-        uint64_t begin = n / nt * t + (t < n % nt ? t : n % nt);
-        uint64_t end = begin + n / nt + (t < n % nt);
-        if (begin < end) fn(ctx, begin, end);
+        /* A few chunks per thread, taken dynamically: a core busy with another process
+         * delays one chunk, not a fixed half of the work. */
+        const int64_t chunks = (int64_t)(n < threads * 4 ? n : threads * 4);
+        const uint64_t base = n / (uint64_t)chunks, extra = n % (uint64_t)chunks;
+#  pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads)
+        for (int64_t c = 0; c < chunks; ++c) {
+            uint64_t k = (uint64_t)c;
+            uint64_t begin = base * k + (k < extra ? k : extra);
+            fn(ctx, begin, begin + base + (k < extra));
+        }
     }
 #else
     fn(ctx, 0, n);
