@@ -178,11 +178,14 @@ def test_thread_count_api():
     assert lib.dmlcSetThreadCount(0) == 0 and lib.dmlcGetThreadCount() == old
 
 
-def test_num_threads_environment():
+def test_num_threads_environment(tmp_path):
     code = "import dmlc; print(dmlc.get_num_threads())"
     env = dict(os.environ, DMLC_NUM_THREADS="3")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "3"
+    # Run away from the checkout: `python -c` puts the working directory first on sys.path,
+    # and the checkout's dmlc/ is the unbuilt source, not the package under test.
+    r = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "3"
 
 
 # ---- raw structs through ctypes --------------------------------------------------------
