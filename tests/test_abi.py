@@ -180,9 +180,11 @@ def test_thread_count_api():
 
 def test_num_threads_environment(tmp_path):
     code = "import dmlc; print(dmlc.get_num_threads())"
-    env = dict(os.environ, DMLC_NUM_THREADS="3")
-    # Run away from the checkout: `python -c` puts the working directory first on sys.path,
-    # and the checkout's dmlc/ is the unbuilt source, not the package under test.
+    # The child imports the dmlc under test (installed or built in place), never the
+    # checkout's unbuilt source that `python -c` would find first in the working directory.
+    here = os.path.dirname(os.path.dirname(os.path.abspath(dmlc.__file__)))
+    env = dict(os.environ, DMLC_NUM_THREADS="3",
+               PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
     r = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "3"

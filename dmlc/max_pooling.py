@@ -1,0 +1,78 @@
+"""dmlc.max_pool (DirectML MAX_POOLING2)."""
+import numpy as np
+
+from dmlc._max_pooling import max_pool as _max_pool
+
+_INDEX_DTYPES = {"uint32": np.dtype(np.uint32), "uint64": np.dtype(np.uint64)}
+
+
+def _indices_dtype(indices_dtype):
+    if type(indices_dtype) is str and indices_dtype in _INDEX_DTYPES:
+        return _INDEX_DTYPES[indices_dtype]
+    try:
+        dt = np.dtype(indices_dtype)
+    except TypeError:
+        raise TypeError(f"max_pool: indices_dtype must be 'uint32' or 'uint64', not {indices_dtype!r}") from None
+    if dt not in (np.dtype(np.uint32), np.dtype(np.uint64)):
+        raise ValueError(f"max_pool: indices_dtype is {dt}, expected uint32 or uint64")
+    return dt
+
+
+def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,
+             return_indices=False, indices_dtype="uint32", ceil_mode=False, out=None):
+    """Maximum over sliding windows (DirectML MAX_POOLING2), optionally with the position
+    of each maximum.
+
+    Parameters
+    ----------
+    x : array_like, shape (N, C, *spatial)
+        1 to 3 spatial axes (3 to 5 dimensions in all); any of the eleven supported dtypes.
+    window_size : int or sequence of int
+        The window along each spatial axis (one int for all of them).
+    strides : int or sequence of int, optional
+        The step between windows; defaults to ``window_size`` (as PyTorch's ``max_pool2d``;
+        DirectML and ONNX have no default).
+    start_padding, end_padding : int or sequence of int, optional
+        Padding before and after each spatial axis, default 0.  Padded positions never take
+        part in a maximum: the padding is not a value.
+    dilations : int or sequence of int, optional
+        The step between window elements, default 1.
+    return_indices : bool, default False
+        Also return where each maximum came from: its flat row-major index into the whole
+        of ``x`` (batch and channel included), as DirectML's OutputIndicesTensor.
+    indices_dtype : {"uint32", "uint64"}
+        The indices' dtype.  ``uint32`` requires ``x.size < 2**32``.
+    ceil_mode : bool, default False
+        Output size per axis ``ceil((n + start + end - k) / stride) + 1`` instead of the
+        floor, with ``k = (window - 1) * dilation + 1``.  A last window that covers only
+        padding is kept (unlike PyTorch, which drops it) and gives the lowest value.
+    out : ndarray, or a pair (values, indices) with ``return_indices``, optional
+        Where to write the results.
+
+    Returns
+    -------
+    ndarray, or (ndarray, ndarray) with ``return_indices``
+        The maxima, shape ``(N, C, *out_spatial)``, and their indices.
+
+    Notes
+    -----
+    The rules are DirectML's: ties keep the first element in window order (row-major
+    over the window), a NaN beats every number and the first NaN wins, and a window with
+    no element inside ``x`` gives the dtype's lowest value (``-inf`` for floats) and an
+    index of all ones.  PyTorch's indices count within one (n, c) plane: add
+    ``(n*C + c) * prod(spatial)`` to compare.
+
+    Examples
+    --------
+    >>> import numpy as np, dmlc
+    >>> x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    >>> dmlc.max_pool(x, 2)[0, 0]
+    array([[ 5.,  7.],
+           [13., 15.]], dtype=float32)
+    >>> v, i = dmlc.max_pool(x, 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
+    >>> i[0, 0]
+    array([[ 5,  7],
+           [13, 15]], dtype=uint32)
+    """
+    return _max_pool(x, window_size, strides, start_padding, end_padding, dilations, bool(return_indices),
+                     _indices_dtype(indices_dtype), bool(ceil_mode), out, "max_pool")
