@@ -1,0 +1,570 @@
+"""dmlc.max_pool (DirectML MAX_POOLING2) against plain NumPy references, PyTorch and ONNX
+Runtime: every dtype, 1 to 3 spatial axes, strides, dilations, unequal padding, ceil mode,
+indices, NaN/inf/signed-zero/tie rules, strided views and argument errors."""
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dmlc
+from conftest import ALL_DTYPES, random_array
+
+
+def lowest(dtype):
+    dtype = np.dtype(dtype)
+    return np.array(-np.inf, dtype) if dtype.kind == "f" else np.array(np.iinfo(dtype).min, dtype)
+
+
+def output_sizes(spatial, window, strides, start, end, dilations, ceil_mode=False):
+    out = []
+    for n, w, s, a, b, d in zip(spatial, window, strides, start, end, dilations):
+        k = (w - 1) * d + 1
+        out.append((n + a + b - k + (s - 1 if ceil_mode else 0)) // s + 1)
+    return out
+
+
+def ref_max_pool(x, window, strides, start, end, dilations, ceil_mode=False):
+    """SPEC 2.1 in NumPy: (values, flat uint64 indices; all ones for an empty window).
+
+    Every element gets a rank: its position among the distinct values, NaN above all (all
+    NaNs alike) and -0 equal to +0; padding has rank 0.  argmax over each row-major
+    flattened window then picks the first maximum, i.e. the first NaN or the first of
+    equal values, exactly the rule; the value is that element's own bits."""
+    x = np.asarray(x)
+    sp = x.ndim - 2
+    flat = x.reshape(-1)
+    if x.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):  # a signalling NaN is still a NaN
+            keys = flat.astype(np.float64)
+        keys[keys == 0] = 0.0  # -0 and +0 tie
+        _, inv = np.unique(keys, return_inverse=True, equal_nan=True)
+    else:
+        _, inv = np.unique(flat, return_inverse=True)
+    ranks = inv.reshape(x.shape).astype(np.int64) + 1
+    index = np.arange(x.size, dtype=np.uint64).reshape(x.shape)
+    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
+    keff = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
+    pads = [(0, 0), (0, 0)]
+    for i in range(sp):
+        need = (outs[i] - 1) * strides[i] + keff[i]  # the padded extent the windows cover
+        pads.append((start[i], max(end[i], need - x.shape[i + 2] - start[i])))
+    axes = tuple(range(2, 2 + sp))
+    wr = np.lib.stride_tricks.sliding_window_view(np.pad(ranks, pads), keff, axis=axes)
+    wi = np.lib.stride_tricks.sliding_window_view(np.pad(index, pads), keff, axis=axes)
+    sel = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(outs, strides)) \
+        + tuple(slice(None, None, d) for d in dilations)
+    wr = wr[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
+    wi = wi[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
+    arg = wr.argmax(axis=-1)[..., None]
+    empty = np.take_along_axis(wr, arg, -1)[..., 0] == 0
+    idx = np.take_along_axis(wi, arg, -1)[..., 0]
+    values = flat[np.where(empty, 0, idx).astype(np.intp)]
+    values[empty] = lowest(x.dtype)
+    idx[empty] = np.iinfo(np.uint64).max
+    return values, idx
+
+
+def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
+    """The same rule written as SPEC 2.1 words it, one window at a time (slow): checks the
+    vectorised reference on small cases."""
+    sp = x.ndim - 2
+    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
+    values = np.empty(x.shape[:2] + tuple(outs), x.dtype)
+    idx = np.empty(values.shape, np.uint64)
+    for pos in itertools.product(*map(range, values.shape)):
+        n, c, o = pos[0], pos[1], pos[2:]
+        best = None
+        for t in itertools.product(*map(range, window)):
+            coord = [o[i] * strides[i] - start[i] + t[i] * dilations[i] for i in range(sp)]
+            if not all(0 <= q < m for q, m in zip(coord, x.shape[2:])):
+                continue
+            v = x[(n, c, *coord)]
+            if best is None or (not (best != best) and (v != v or v > best)):
+                best, where = v, np.ravel_multi_index((n, c, *coord), x.shape)
+        values[pos] = lowest(x.dtype) if best is None else best
+        idx[pos] = np.iinfo(np.uint64).max if best is None else where
+    return values, idx
+
+
+def assert_same_bits(got, want):
+    assert got.dtype == want.dtype and got.shape == want.shape
+    view = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[got.dtype.itemsize]
+    np.testing.assert_array_equal(np.ascontiguousarray(got).view(view), np.ascontiguousarray(want).view(view))
+
+
+def per_axis(v, sp):
+    return [v] * sp if np.isscalar(v) else list(v)
+
+
+def check(x, window, strides=None, start=0, end=0, dilations=1, ceil_mode=False, indices_dtype="uint64"):
+    """dmlc.max_pool with and without indices against ref_max_pool, bit for bit."""
+    sp = x.ndim - 2
+    w = per_axis(window, sp)
+    s = w if strides is None else per_axis(strides, sp)
+    a, b, d = per_axis(start, sp), per_axis(end, sp), per_axis(dilations, sp)
+    want_v, want_i = ref_max_pool(x, w, s, a, b, d, ceil_mode)
+    kw = dict(strides=strides, start_padding=start, end_padding=end, dilations=dilations, ceil_mode=ceil_mode)
+    v, i = dmlc.max_pool(x, window, return_indices=True, indices_dtype=indices_dtype, **kw)
+    assert_same_bits(v, want_v)
+    assert i.dtype == np.dtype(indices_dtype)
+    np.testing.assert_array_equal(i, want_i.astype(indices_dtype))
+    assert_same_bits(dmlc.max_pool(x, window, **kw), want_v)
+    return v, i
+
+
+# ---- the reference itself, and worked cases by hand ---------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8])
+def test_reference_agrees_with_the_rule_written_out(rng, dtype):
+    for trial in range(30):
+        sp = 1 + trial % 3
+        x = random_array(rng, (2, 2) + tuple(rng.integers(1, 6, sp)), dtype)
+        if dtype == np.float32:
+            x[rng.random(x.shape) < 0.1] = np.nan
+            x[rng.random(x.shape) < 0.1] = -0.0
+        else:
+            x %= 3  # many ties
+        w = list(rng.integers(1, 4, sp))
+        s, d = list(rng.integers(1, 4, sp)), list(rng.integers(1, 3, sp))
+        a, b = list(rng.integers(0, 3, sp)), list(rng.integers(0, 3, sp))
+        if any((wi - 1) * di + 1 > n + ai + bi for wi, di, n, ai, bi in zip(w, d, x.shape[2:], a, b)):
+            continue
+        ceil = bool(trial % 2)
+        rv, ri = ref_max_pool(x, w, s, a, b, d, ceil)
+        lv, li = ref_loop(x, w, s, a, b, d, ceil)
+        assert_same_bits(rv, lv)
+        np.testing.assert_array_equal(ri, li)
+
+
+def test_by_hand_2x2_stride_2():
+    x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    v, i = dmlc.max_pool(x, 2, return_indices=True)
+    np.testing.assert_array_equal(v, [[[[5, 7], [13, 15]]]])
+    np.testing.assert_array_equal(i, [[[[5, 7], [13, 15]]]])
+    assert i.dtype == np.uint32
+
+
+def test_by_hand_indices_count_batch_and_channel():
+    """The index is into the whole logical input: plane (n, c) starts at (n*C + c)*H*W."""
+    x = np.zeros((2, 3, 2, 2), np.int16)
+    x[1, 2, 1, 0] = 7
+    x[0, 1, 0, 1] = 3
+    v, i = dmlc.max_pool(x, 2, return_indices=True)
+    assert v[1, 2, 0, 0] == 7 and i[1, 2, 0, 0] == (1 * 3 + 2) * 4 + 2
+    assert v[0, 1, 0, 0] == 3 and i[0, 1, 0, 0] == (0 * 3 + 1) * 4 + 1
+    assert i[1, 0, 0, 0] == (1 * 3 + 0) * 4  # all zeros: the first element
+
+
+def test_by_hand_3x3_stride_2_pad_1():
+    x = np.array([[1, 9, 2, 0],
+                  [3, 4, 8, 5],
+                  [7, 6, 1, 2]], np.float32).reshape(1, 1, 3, 4)
+    v, i = dmlc.max_pool(x, 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
+    np.testing.assert_array_equal(v[0, 0], [[9, 9], [7, 8]])
+    np.testing.assert_array_equal(i[0, 0], [[1, 1], [8, 6]])
+
+
+# ---- every dtype, 1 to 3 spatial axes -----------------------------------------------------------
+
+CONFIGS_2D = [
+    # window, strides, start, end, dilations, ceil
+    ((2, 2), None, 0, 0, 1, False),
+    ((3, 3), 2, 1, 1, 1, False),
+    ((3, 3), 2, 1, 1, 1, True),
+    ((2, 3), (1, 2), (1, 0), (0, 2), (2, 1), False),
+    ((3, 2), (2, 3), (0, 1), (2, 0), (1, 2), True),
+    ((1, 1), 1, 0, 0, 1, False),
+    ((4, 4), 3, 2, 3, 1, True),
+    ((5, 1), (1, 1), 0, 0, (1, 1), False),
+]
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("config", CONFIGS_2D, ids=str)
+def test_2d_every_dtype(rng, dtype, config):
+    window, strides, start, end, dil, ceil = config
+    x = random_array(rng, (2, 3, 9, 13), dtype)
+    check(x, window, strides, start, end, dil, ceil)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_1d_every_dtype(rng, dtype):
+    x = random_array(rng, (3, 2, 37), dtype)
+    check(x, 3, 2, 1, 0)
+    check(x, 2, None, 0, 1, 3, True)
+    check(x, 5, 1, 4, 4, indices_dtype="uint32")
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_3d_every_dtype(rng, dtype):
+    x = random_array(rng, (1, 2, 5, 6, 7), dtype)
+    check(x, 2)
+    check(x, (3, 3, 3), 2, 1, 1, 1, True)
+    check(x, (2, 3, 2), (1, 2, 2), (1, 0, 1), (0, 2, 1), (2, 1, 1), indices_dtype="uint32")
+
+
+# ---- the vectorised windows (2x2/2, 3x3/2 pad 1, ...) at every row width ---------------------
+
+FAST = [(2, 2, 0, 0), (3, 2, 1, 1), (2, 2, 1, 0), (4, 2, 2, 1), (1, 2, 0, 0), (3, 2, 0, 2), (4, 2, 3, 3)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("fast", FAST, ids=str)
+def test_vector_windows_every_width(rng, dtype, fast):
+    """Row widths from 1 to past two 8-output groups, so every edge case of the vector
+    path (partial groups, padded first and last groups) meets the reference."""
+    k, s, a, b = fast
+    for width in list(range(1, 42)) + [63, 64, 65, 111, 112, 113]:
+        x = random_array(rng, (2, 2, 5, width), dtype)
+        if (k - 1) + 1 > width + a + b:
+            continue
+        check(x, k, s, a, b, indices_dtype="uint32" if width % 2 else "uint64")
+        check(x, k, s, a, b, ceil_mode=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("fast", [(2, 2, 0, 0), (3, 2, 1, 1)], ids=str)
+def test_nan_at_every_position(dtype, fast):
+    """A NaN anywhere in a row: the vector path hands its group to the exact kernel."""
+    k, s, a, b = fast
+    base = np.arange(4 * 40, dtype=np.float32).reshape(1, 1, 4, 40).astype(dtype)
+    for pos in range(base.size):
+        x = base.copy()
+        x.reshape(-1)[pos] = np.nan
+        check(x, k, s, a, b)
+
+
+def test_first_nan_wins_by_its_bits():
+    x = np.zeros((1, 1, 2, 20), np.float32)
+    bits = x.view(np.uint32)
+    bits[0, 0, 0, 5] = 0x7FC00001
+    bits[0, 0, 1, 4] = 0xFFC00002   # later in window order than (0, 5): row 1 comes after row 0
+    bits[0, 0, 0, 9] = 0x7FC00003
+    bits[0, 0, 0, 8] = 0x7F800004   # a signalling NaN payload, earlier than (0, 9)
+    v, i = dmlc.max_pool(x, 2, return_indices=True)
+    assert v.view(np.uint32)[0, 0, 0, 2] == 0x7FC00001 and i[0, 0, 0, 2] == 5
+    assert v.view(np.uint32)[0, 0, 0, 4] == 0x7F800004 and i[0, 0, 0, 4] == 8
+    check(x, 2)
+    check(x, 3, 2, 1, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_special_values(rng, dtype):
+    """NaN, +-inf and signed zeros in every mix: the first NaN, then the first of equal
+    values in window order (its sign bit included)."""
+    values = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0], dtype)
+    for trial in range(40):
+        x = rng.choice(values, size=(1, 2, int(rng.integers(1, 6)), int(rng.integers(1, 40))))
+        for k, s, a, b in [(2, 2, 0, 0), (3, 2, 1, 1), (2, 2, 1, 1), (3, 1, 2, 0)]:
+            if k > x.shape[2] + a + b or k > x.shape[3] + a + b:
+                continue
+            check(x, k, s, a, b, indices_dtype="uint32")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_signed_zero_ties_keep_the_first(dtype):
+    x = np.array([[-0.0, 0.0, 0.0, -0.0], [0.0, 0.0, -0.0, -0.0]], dtype).reshape(1, 1, 2, 4)
+    v, i = dmlc.max_pool(np.tile(x, (1, 1, 1, 8)), 2, return_indices=True)
+    assert np.signbit(v[0, 0, 0, 0]) and i[0, 0, 0, 0] == 0
+    assert not np.signbit(v[0, 0, 0, 1]) and i[0, 0, 0, 1] == 2
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_minus_infinity_is_a_value_not_padding(dtype):
+    """A window of -inf (next to padding, which the vector path fills with -inf) gives the
+    index of the first real element, not all ones."""
+    x = np.full((1, 1, 3, 21), -np.inf, dtype)
+    v, i = dmlc.max_pool(x, 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
+    assert np.all(v == -np.inf)
+    assert i[0, 0, 0, 0] == 0 and i[0, 0, 1, 0] == 21 and i[0, 0, 0, 10] == 19
+    check(x, 3, 2, 1, 1)
+    check(x, 2, 2, 1, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_integer_extremes(rng, dtype):
+    info = np.iinfo(dtype)
+    x = rng.choice(np.array([info.min, info.max, info.min + 1, info.max - 1, 0], dtype), size=(2, 2, 7, 9))
+    check(x, 2)
+    check(x, 3, 2, 1, 1)
+    # All minimum: the first element, never the empty-window marker.
+    v, i = dmlc.max_pool(np.full((1, 1, 4, 4), info.min, dtype), 2, return_indices=True)
+    assert np.all(v == info.min)
+    np.testing.assert_array_equal(i[0, 0], [[0, 2], [8, 10]])
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("indices_dtype", ["uint32", "uint64"])
+def test_windows_of_padding_only(dtype, indices_dtype):
+    """Padding wider than the window: windows with no element give the lowest value and an
+    index of all ones."""
+    x = np.ones((1, 1, 2, 2), dtype)
+    v, i = dmlc.max_pool(x, 2, strides=2, start_padding=4, end_padding=4, return_indices=True,
+                         indices_dtype=indices_dtype)
+    assert v.shape == (1, 1, 5, 5)
+    all_ones = np.iinfo(indices_dtype).max
+    assert_same_bits(v[0, 0, 0, 0], lowest(dtype))
+    assert i[0, 0, 0, 0] == all_ones
+    assert v[0, 0, 2, 2] == 1 and i[0, 0, 2, 2] == 0
+    assert (i == all_ones).sum() == 24
+    check(x, 2, 2, 4, 4, indices_dtype=indices_dtype)
+
+
+def test_all_equal_windows_take_the_first(rng):
+    for dtype in ALL_DTYPES:
+        x = np.full((1, 2, 6, 10), 3, dtype)
+        v, i = check(x, 3, 2, 1, 1)
+        # The first in-bounds element of each window, in row-major window order.
+        assert i[0, 0, 1, 1] == 1 * 10 + 1 and i[0, 1, 0, 0] == 60
+
+
+# ---- memory: strided views in and out, broadcasts, out= -----------------------------------------
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.uint8])
+def test_strided_inputs(rng, dtype):
+    base = random_array(rng, (3, 4, 20, 50), dtype)
+    check(base.transpose(1, 0, 2, 3), 2)
+    check(base[:, :, 1:, 3:], 3, 2, 1, 1)
+    check(base[..., ::3], 2)
+    check(base[:, ::2, ::2, 1::2], 3, 2, 1, 1, indices_dtype="uint32")
+    check(np.broadcast_to(base[:, :, :1], base.shape), 2)
+    check(np.broadcast_to(base[:, :1], base.shape), 3, 2, 1, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_out_may_be_strided_views(rng, dtype):
+    x = random_array(rng, (2, 3, 12, 34), dtype)
+    want_v, want_i = ref_max_pool(x, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1])
+    big_v = np.zeros((2, 3, 6, 40), dtype)
+    big_i = np.zeros((2, 3, 6, 17, 2), np.uint64)
+    v, i = dmlc.max_pool(x, 2, return_indices=True, indices_dtype="uint64",
+                         out=(big_v[:, :, :, 3:20], big_i[..., 1]))
+    assert v.base is not None and np.shares_memory(v, big_v) and np.shares_memory(i, big_i)
+    assert_same_bits(big_v[:, :, :, 3:20], want_v)
+    np.testing.assert_array_equal(big_i[..., 1], want_i)
+    assert np.all(big_v[:, :, :, :3] == 0) and np.all(big_v[:, :, :, 20:] == 0) and np.all(big_i[..., 0] == 0)
+
+
+def test_out_returns_the_given_arrays(rng):
+    x = random_array(rng, (1, 2, 8, 8), np.float32)
+    o = np.empty((1, 2, 4, 4), np.float32)
+    oi = np.empty((1, 2, 4, 4), np.uint32)
+    assert dmlc.max_pool(x, 2, out=o) is o
+    v, i = dmlc.max_pool(x, 2, return_indices=True, out=(o, oi))
+    assert v is o and i is oi
+    v, i = dmlc.max_pool(x, 2, return_indices=True, out=(None, oi))
+    assert i is oi and v is not o
+
+
+def test_out_overlapping_the_input(rng):
+    """out= sharing memory with x: x is read before anything is written (as NumPy ufuncs)."""
+    buf = random_array(rng, (1, 1, 8, 8), np.float32)
+    want = ref_max_pool(buf.copy(), [2, 2], [1, 1], [0, 0], [1, 1], [1, 1])[0]
+    got = dmlc.max_pool(buf, 2, strides=1, end_padding=(0, 1), out=buf[:, :, :7, :8])
+    assert_same_bits(got, want[:, :, :7])
+
+
+def test_empty_batch_and_channels():
+    v, i = dmlc.max_pool(np.zeros((0, 3, 8, 8), np.float32), 2, return_indices=True)
+    assert v.shape == (0, 3, 4, 4) and i.shape == (0, 3, 4, 4) and i.dtype == np.uint32
+    assert dmlc.max_pool(np.zeros((2, 0, 9), np.int8), 3, strides=1).shape == (2, 0, 7)
+
+
+def test_array_likes_and_threads(rng):
+    assert dmlc.max_pool([[[1, 5, 2, 4]]], 2).tolist() == [[[5, 4]]]
+    x = random_array(rng, (4, 32, 64, 64), np.float32)
+    want = ref_max_pool(x, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1])
+    old = dmlc.get_num_threads()
+    try:
+        for n in (1, 2, 3):
+            dmlc.set_num_threads(n)
+            v, i = dmlc.max_pool(x, 3, strides=2, start_padding=1, end_padding=1, return_indices=True,
+                                 indices_dtype="uint64")
+            assert_same_bits(v, want[0])
+            np.testing.assert_array_equal(i, want[1])
+    finally:
+        dmlc.set_num_threads(0)
+        assert dmlc.get_num_threads() == old
+
+
+# ---- properties -----------------------------------------------------------------------------------
+
+@st.composite
+def pooling_cases(draw):
+    sp = draw(st.integers(1, 3))
+    spatial = draw(st.lists(st.integers(1, 9), min_size=sp, max_size=sp))
+    window = draw(st.lists(st.integers(1, 4), min_size=sp, max_size=sp))
+    strides = draw(st.lists(st.integers(1, 3), min_size=sp, max_size=sp))
+    dil = draw(st.lists(st.integers(1, 3), min_size=sp, max_size=sp))
+    start = draw(st.lists(st.integers(0, 3), min_size=sp, max_size=sp))
+    end = draw(st.lists(st.integers(0, 3), min_size=sp, max_size=sp))
+    for i in range(sp):  # the dilated window must fit the padded input
+        while (window[i] - 1) * dil[i] + 1 > spatial[i] + start[i] + end[i]:
+            end[i] += 1
+    dtype = draw(st.sampled_from([np.float32, np.float16, np.int8, np.uint16, np.int64, np.float64]))
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    seed = draw(st.integers(0, 2 ** 32 - 1))
+    return (n, c, *spatial), dtype, window, strides, start, end, dil, draw(st.booleans()), seed
+
+
+@settings(max_examples=150, deadline=None)
+@given(pooling_cases())
+def test_property_matches_reference(case):
+    shape, dtype, window, strides, start, end, dil, ceil, seed = case
+    x = random_array(np.random.default_rng(seed), shape, dtype)
+    if np.dtype(dtype).kind == "i":
+        x %= 4  # ties everywhere
+    check(x, window, strides, start, end, dil, ceil)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 3), st.integers(0, 2 ** 32 - 1))
+def test_property_one_by_one_window_is_the_identity(sp, seed):
+    rng = np.random.default_rng(seed)
+    x = random_array(rng, (2, 3) + tuple(rng.integers(1, 7, sp)), np.float32)
+    v, i = dmlc.max_pool(x, 1, return_indices=True)
+    assert_same_bits(v, x)
+    np.testing.assert_array_equal(i.reshape(-1), np.arange(x.size))
+
+
+# ---- other libraries as oracles ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("sp", [1, 2, 3])
+@pytest.mark.parametrize("ceil_mode", [False, True])
+def test_pytorch_max_pool(rng, sp, ceil_mode):
+    """PyTorch allows symmetric padding of at most half the window; its indices count within
+    one (n, c) plane.  Its ceil mode drops a last window that starts in the padding, so
+    only the shapes on which both agree are compared."""
+    torch = pytest.importorskip("torch")
+    F = torch.nn.functional
+    pool = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[sp]
+    compared = 0
+    for trial in range(16):
+        spatial = tuple(int(v) for v in rng.integers(4, 12, sp))
+        x = random_array(rng, (2, 3) + spatial, np.float32)
+        k = tuple(int(v) for v in rng.integers(1, 4, sp))
+        s = tuple(int(v) for v in rng.integers(1, 4, sp))
+        d = tuple(int(v) for v in rng.integers(1, 3, sp))
+        p = tuple(int(rng.integers(0, ki // 2 + 1)) for ki in k)
+        if any((ki - 1) * di + 1 > n + 2 * pi for ki, di, n, pi in zip(k, d, spatial, p)):
+            continue
+        tv, ti = pool(torch.from_numpy(x), k, s, p, d, ceil_mode=ceil_mode, return_indices=True)
+        want_shape = (2, 3) + tuple(output_sizes(spatial, k, s, p, p, d, ceil_mode))
+        if tuple(tv.shape) != want_shape:
+            continue
+        v, i = dmlc.max_pool(x, k, strides=s, start_padding=p, end_padding=p, dilations=d, ceil_mode=ceil_mode,
+                             return_indices=True, indices_dtype="uint64")
+        plane = np.arange(6).reshape(2, 3, *([1] * sp)) * int(np.prod(spatial))
+        np.testing.assert_array_equal(v, tv.numpy())
+        np.testing.assert_array_equal(i, ti.numpy() + plane)
+        compared += 1
+    assert compared >= 4
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.uint8])
+def test_onnxruntime_max_pool(rng, dtype):
+    """ONNX Runtime's MaxPool (unequal pads allowed) counts indices over the whole tensor,
+    as DirectML does."""
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+    from dmlc.bench import ort_session
+    from dmlc.bench.max_pooling import onnx_model
+    for trial in range(8):
+        x = random_array(rng, (2, 3, int(rng.integers(5, 14)), int(rng.integers(5, 14))), dtype)
+        k = tuple(int(v) for v in rng.integers(1, 4, 2))
+        s = tuple(int(v) for v in rng.integers(1, 3, 2))
+        a = tuple(int(rng.integers(0, ki)) for ki in k)
+        b = tuple(int(rng.integers(0, ki)) for ki in k)
+        shape = (2, 3) + tuple(output_sizes(x.shape[2:], k, s, a, b, (1, 1)))
+        with_indices = np.dtype(dtype).kind == "f"   # ORT returns indices for float types only
+        sess = ort_session(onnx_model(dtype, list(x.shape), list(shape), k, s, a + b, indices=with_indices))
+        got = sess.run(None, {"x": x})
+        v, i = dmlc.max_pool(x, k, strides=s, start_padding=a, end_padding=b, return_indices=True,
+                             indices_dtype="uint64")
+        np.testing.assert_array_equal(v, got[0])
+        if with_indices:
+            np.testing.assert_array_equal(i, got[1])
+
+
+# ---- argument errors -------------------------------------------------------------------------
+
+X4 = np.zeros((1, 2, 6, 6), np.float32)
+
+ERRORS = [
+    (dict(x=np.zeros((2, 6)), window_size=2), ValueError,
+     "max_pool: x must have 3 to 5 dimensions (N, C and 1 to 3 spatial axes), got 2"),
+    (dict(x=np.zeros((1,) * 6), window_size=1), ValueError,
+     "max_pool: x must have 3 to 5 dimensions (N, C and 1 to 3 spatial axes), got 6"),
+    (dict(window_size=0), ValueError, "max_pool: window_size is 0, expected 1 to 4294967295"),
+    (dict(window_size=-2), ValueError, "max_pool: window_size is -2, expected 1 to 4294967295"),
+    (dict(window_size=(2, 2, 2)), ValueError, "max_pool: window_size has 3 values, expected 2 (one per spatial axis of x)"),
+    (dict(window_size=(2, 0)), ValueError, "max_pool: window_size[1] is 0, expected 1 to 4294967295"),
+    (dict(window_size=2 ** 32), ValueError, "max_pool: window_size is 4294967296, expected 1 to 4294967295"),
+    (dict(window_size=2.0), TypeError, "max_pool: window_size must be an int or a sequence of ints, not float"),
+    (dict(window_size="2"), TypeError, "max_pool: window_size must be an int or a sequence of ints, not str"),
+    (dict(window_size=True), TypeError, "max_pool: window_size[0] must be an int, not bool"),
+    (dict(window_size=(2, 2.5)), TypeError, "max_pool: window_size[1] must be an int, not float"),
+    (dict(window_size=2, strides=0), ValueError, "max_pool: strides is 0, expected 1 to 4294967295"),
+    (dict(window_size=2, strides=(1, 0)), ValueError, "max_pool: strides[1] is 0, expected 1 to 4294967295"),
+    (dict(window_size=2, dilations=0), ValueError, "max_pool: dilations is 0, expected 1 to 4294967295"),
+    (dict(window_size=2, start_padding=-1), ValueError, "max_pool: start_padding is -1, expected 0 to 4294967295"),
+    (dict(window_size=2, end_padding=(1,)), ValueError,
+     "max_pool: end_padding has 1 values, expected 2 (one per spatial axis of x)"),
+    (dict(window_size=2, end_padding=None, start_padding=[1, None]), TypeError,
+     "max_pool: start_padding[1] must be an int, not NoneType"),
+    (dict(window_size=7), ValueError,
+     "max_pool: the dilated window (window_size[0] 7 - 1) * dilations[0] 1 + 1 = 7 is larger than the padded "
+     "input x.shape[2] 6 + start_padding[0] 0 + end_padding[0] 0 = 6"),
+    (dict(window_size=3, dilations=(1, 3)), ValueError,
+     "max_pool: the dilated window (window_size[1] 3 - 1) * dilations[1] 3 + 1 = 7 is larger than the padded "
+     "input x.shape[3] 6 + start_padding[1] 0 + end_padding[1] 0 = 6"),
+    (dict(x=np.zeros((1, 1, 0, 4)), window_size=1), ValueError, "max_pool: x.shape[2] is 0; a spatial axis must not be empty"),
+    (dict(window_size=2, indices_dtype="int64", return_indices=True), ValueError,
+     "max_pool: indices_dtype is int64, expected uint32 or uint64"),
+    (dict(window_size=2, indices_dtype=np.float32), ValueError,
+     "max_pool: indices_dtype is float32, expected uint32 or uint64"),
+    (dict(window_size=2, indices_dtype="bogus"), TypeError, "max_pool: indices_dtype must be 'uint32' or 'uint64', not 'bogus'"),
+    (dict(window_size=2, out=np.zeros((1, 2, 3, 4), np.float32)), ValueError,
+     "out has shape (1, 2, 3, 4), expected (1, 2, 3, 3)"),
+    (dict(window_size=2, out=np.zeros((1, 2, 3, 3), np.float64)), TypeError, "out has dtype float64, expected float32"),
+    (dict(window_size=2, out=[0]), TypeError, "out must be a numpy.ndarray, not list"),
+    (dict(window_size=2, return_indices=True, out=np.zeros((1, 2, 3, 3), np.float32)), TypeError,
+     "max_pool: with return_indices, out must be a pair (values, indices) of arrays or None"),
+    (dict(window_size=2, return_indices=True, out=(None, np.zeros((1, 2, 3, 3), np.uint64))), TypeError,
+     "out indices has dtype uint64, expected uint32"),
+    (dict(window_size=2, return_indices=True, out=(None, np.zeros((1, 2, 3, 4), np.uint32))), ValueError,
+     "out indices has shape (1, 2, 3, 4), expected (1, 2, 3, 3)"),
+    (dict(x=np.zeros((1, 2, 6, 6), np.complex64), window_size=2), TypeError,
+     "x has dtype complex64, which dmlc does not support"),
+]
+
+
+@pytest.mark.parametrize("kwargs,exc,msg", ERRORS, ids=[e[2][:60] for e in ERRORS])
+def test_argument_errors(kwargs, exc, msg):
+    kwargs = dict(kwargs)
+    x = kwargs.pop("x", X4)
+    window = kwargs.pop("window_size")
+    with pytest.raises(exc) as info:
+        dmlc.max_pool(x, window, **kwargs)
+    assert str(info.value).startswith(msg), str(info.value)
+
+
+def test_shared_values_and_indices_outputs():
+    buf = np.zeros(64, np.uint32)
+    with pytest.raises(ValueError, match="max_pool: the values and indices outputs share memory"):
+        dmlc.max_pool(np.zeros((1, 1, 4, 4), np.uint32), 2, return_indices=True,
+                      out=(buf[:4].reshape(1, 1, 2, 2), buf[2:6].reshape(1, 1, 2, 2)))
+    assert np.all(buf == 0)
+
+
+def test_too_many_elements_for_uint32_indices():
+    """A broadcast input of 2**32 logical elements fits in memory (stride 0) but not in
+    UINT32 indices: the core refuses it, naming the count."""
+    x = np.broadcast_to(np.float32(1), (1, 1, 65536, 65536))
+    with pytest.raises(ValueError, match=r"InputTensor has 4294967296 elements, more than UINT32 indices can "
+                                         r"address \(at most 4294967295\)"):
+        dmlc.max_pool(x, 1, strides=65536, return_indices=True)
+    v, i = dmlc.max_pool(x, 1, strides=65536, return_indices=True, indices_dtype="uint64")
+    assert v.shape == (1, 1, 1, 1) and v[0, 0, 0, 0] == 1 and i[0, 0, 0, 0] == 0
