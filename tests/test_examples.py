@@ -19,4 +19,4 @@ def test_documented_output(example):
 def test_every_family_has_examples():
     pages = {e.page for e in EXAMPLES}
     assert {"DML_SPACE_TO_DEPTH1_OPERATOR_DESC", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC", "DML_PADDING_OPERATOR_DESC",
-            "DML_SPLIT_OPERATOR_DESC"} <= pages
+            "DML_SPLIT_OPERATOR_DESC", "DML_MAX_POOLING2_OPERATOR_DESC"} <= pages

@@ -10,7 +10,7 @@ from typing import Callable, Dict, List
 
 import numpy as np
 
-FAMILIES = ["depth_space", "padding", "split_join"]
+FAMILIES = ["depth_space", "padding", "split_join", "max_pooling"]
 
 
 @dataclasses.dataclass
