@@ -1,4 +1,9 @@
-"""The dmlc command line: ``python -m dmlc`` or the ``dmlc`` script."""
+"""The dmlc command line: ``python -m dmlc`` or the ``dmlc`` script.
+
+Subcommands: ``examples`` (DirectML's worked examples), ``bench`` (the benchmark) and
+``config`` (compiler flags for C builds).  Bad usage exits with status 2 (argparse's
+convention); a failed command exits with status 1 and a message on stderr.
+"""
 import argparse
 import sys
 
@@ -10,7 +15,8 @@ def _format_array(a):
 
 
 def cmd_examples(args):
-    """Run every worked example of DirectML's pages through the library."""
+    """Run every worked example of DirectML's reference pages through the library and show
+    input, parameters and output side by side, with whether the output matches the page."""
     from dmlc._examples import all_examples
 
     failures = 0
@@ -39,15 +45,63 @@ def cmd_examples(args):
     return 1 if failures else 0
 
 
+def cmd_bench(args):
+    """Time every data-movement workload of dmlc against NumPy, and against PyTorch and ONNX
+    Runtime when they are installed, with memcpy of the same bytes as the yardstick.  The
+    table goes to stdout; one progress line per workload goes to stderr."""
+    from dmlc import bench
+
+    bench.run(args.quick, args.filter)
+    return 0
+
+
+def config_flags():
+    """What each ``dmlc config`` option prints."""
+    import dmlc
+
+    include, libdir = dmlc.get_include(), dmlc.get_library_dir()
+    libs = f"-L{libdir} -ldirectml_py"
+    if sys.platform != "win32":
+        # The rpath lets the program find libdirectml_py without LD_LIBRARY_PATH.
+        libs += f" -Wl,-rpath,{libdir}"
+    return {"cflags": f"-I{include}", "libs": libs, "includedir": include, "libdir": libdir}
+
+
+def cmd_config(args):
+    """Print what a C or C++ build against libdirectml_py needs, in the order asked, on one
+    line: cc app.c $(dmlc config --cflags --libs)"""
+    if not args.items:
+        args.parser.error("give at least one of --cflags, --libs, --includedir, --libdir")
+    flags = config_flags()
+    print(" ".join(flags[item] for item in args.items))
+    return 0
+
+
 def build_parser():
     import dmlc
+    from dmlc import bench
 
     parser = argparse.ArgumentParser(prog="dmlc", description="DirectML's tensor operators, executed on the CPU.")
     parser.add_argument("--version", action="version", version=f"dmlc {dmlc.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
     p = sub.add_parser("examples", help="run the worked examples of DirectML's reference pages",
                        description=cmd_examples.__doc__)
     p.set_defaults(func=cmd_examples)
+
+    p = sub.add_parser("bench", help="benchmark dmlc against NumPy, PyTorch and ONNX Runtime",
+                       description=cmd_bench.__doc__)
+    bench.add_arguments(p)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("config", help="print compiler and linker flags for C/C++ programs",
+                       description=cmd_config.__doc__)
+    for item, text in [("cflags", "the preprocessor flags: -I<includedir>"),
+                       ("libs", "the linker flags: -L<libdir> -ldirectml_py and an rpath"),
+                       ("includedir", "the directory holding directml_py.h"),
+                       ("libdir", "the directory holding libdirectml_py")]:
+        p.add_argument(f"--{item}", dest="items", action="append_const", const=item, help=text)
+    p.set_defaults(func=cmd_config, parser=p, items=[])
     return parser
 
 
