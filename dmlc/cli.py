@@ -1,10 +1,12 @@
 """The dmlc command line: ``python -m dmlc`` or the ``dmlc`` script.
 
-Subcommands: ``examples`` (DirectML's worked examples), ``bench`` (the benchmark) and
-``config`` (compiler flags for C builds).  Bad usage exits with status 2 (argparse's
+Subcommands: ``run`` (models in the JSON format of DirectML's DxDispatch tool),
+``examples`` (DirectML's worked examples), ``bench`` (the benchmark) and ``config``
+(compiler flags for C builds).  Bad usage exits with status 2 (argparse's
 convention); a failed command exits with status 1 and a message on stderr.
 """
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -12,6 +14,35 @@ import numpy as np
 
 def _format_array(a):
     return np.array2string(np.asarray(a), separator=", ", max_line_width=100)
+
+
+def shipped_models():
+    """The models that come with dmlc (DxDispatch's samples for operators dmlc implements):
+    file name -> path."""
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
+    if not os.path.isdir(folder):
+        return {}
+    return {n: os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".json")}
+
+
+def cmd_run(args):
+    """Run a model written in the JSON format of DirectML's DxDispatch tool: create its
+    resources and operators, then execute its commands (dispatch, print, writeFile) in
+    order, printing resources the way DxDispatch does."""
+    from dmlc.model import Model, ModelError
+
+    path = args.model
+    shipped = shipped_models()
+    if not os.path.exists(path) and path in shipped:
+        path = shipped[path]
+    try:
+        model = Model.load(path)
+        model.run(sys.stdout)
+    except ModelError as e:
+        sys.stdout.flush()
+        print(f"dmlc run: {args.model}: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_examples(args):
@@ -84,6 +115,13 @@ def build_parser():
     parser = argparse.ArgumentParser(prog="dmlc", description="DirectML's tensor operators, executed on the CPU.")
     parser.add_argument("--version", action="version", version=f"dmlc {dmlc.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("run", help="run a DxDispatch model (JSON) on the CPU", description=cmd_run.__doc__,
+                       epilog="Models shipped with dmlc, runnable by name from anywhere: "
+                              + ", ".join(shipped_models()) + ".")
+    p.add_argument("model", metavar="MODEL.json",
+                   help="the model file; .npy and raw files it names are found beside it")
+    p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("examples", help="run the worked examples of DirectML's reference pages",
                        description=cmd_examples.__doc__)
