@@ -82,7 +82,7 @@ def cmd_bench(args):
     table goes to stdout; one progress line per workload goes to stderr."""
     from dmlc import bench
 
-    bench.run(args.quick, args.filter)
+    bench.run(args.quick, args.filter, stream=sys.stdout, progress=sys.stderr)
     return 0
 
 

@@ -370,8 +370,11 @@ def _parse_resource(name, obj, path, model_dir):
             raise ModelError(_key(path, "sizeInBytes"),
                              f"the buffer ({size} bytes) is too small for the initialValues ({data.size} bytes) "
                              f"at offset {offset} bytes")
-        # Whole 8-byte words, so every element type is aligned.
-        buffer = np.zeros((size + 7) // 8, np.uint64).view(np.uint8)[:size]
+        try:
+            # Whole 8-byte words, so every element type is aligned.
+            buffer = np.zeros((size + 7) // 8, np.uint64).view(np.uint8)[:size]
+        except ValueError:  # NumPy: larger than any array can be
+            raise MemoryError from None
     except MemoryError:
         raise ModelError(path, "not enough memory for this buffer") from None
     buffer[offset:offset + data.size] = data
@@ -384,7 +387,9 @@ def _mixed_list(values, path):
     parts = []
     for i, item in enumerate(values):
         ipath = _index(path, i)
-        item = _object(item, ipath, 'an object {"type": ..., "value": ...}')
+        if not isinstance(item, dict):
+            raise ModelError(ipath, f'expected an object {{"type": ..., "value": ...}}, got {_show(item)} (a list of '
+                                    f'plain values needs an initialValuesDataType)')
         type_name = _data_type_name(_enum(_get(item, "type", ipath), "DML_TENSOR_DATA_TYPE", _key(ipath, "type")))
         if type_name not in DTYPES:
             raise ModelError(_key(ipath, "type"), f"{type_name} values are not supported")
