@@ -154,7 +154,10 @@ def _uint64(value, path):
 def _float(value, path):
     """A JSON number, or the strings "nan", "inf" and "-inf" (any case), as DxDispatch reads floats."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer literal beyond any double
+            raise ModelError(path, f"{_show(value)} is too large for a floating-point value") from None
     if isinstance(value, str) and value.lower() in ("nan", "inf", "-inf"):
         return float(value.lower())
     raise ModelError(path, f"expected a number or \"nan\", \"inf\", \"-inf\", got {_show(value)}")
@@ -227,7 +230,8 @@ def _typed(value, type_name, path):
         with np.errstate(over="ignore"):
             return np.float64(v) if dtype.itemsize == 8 else np.float32(v).astype(dtype)
     info = np.iinfo(dtype)
-    return dtype.type(_int(value, path, int(info.min), int(info.max), f"{type_name}"))
+    what = f"{'an' if type_name.startswith('I') else 'a'} {type_name} integer"
+    return dtype.type(_int(value, path, int(info.min), int(info.max), what))
 
 
 def _typed_array(values, type_name, path):
@@ -289,8 +293,11 @@ def _file_values(spec, path, model_dir, type_name, type_path):
     if ext != ".npy":
         if type_name is None:
             raise ModelError(type_path, "required for raw binary data")
-        with open(full, "rb") as f:
-            return np.frombuffer(f.read(), np.uint8), type_name
+        try:
+            with open(full, "rb") as f:
+                return np.frombuffer(f.read(), np.uint8), type_name
+        except OSError as e:
+            raise ModelError(spath, f"cannot read {source!r}: {e.strerror or e}") from None
     try:
         arr = np.load(full, allow_pickle=False)
     except (OSError, ValueError) as e:
@@ -313,10 +320,9 @@ def _file_values(spec, path, model_dir, type_name, type_path):
 def _parse_resource(name, obj, path, model_dir):
     obj = _object(obj, path, "a buffer resource object")
     tpath = _key(path, "initialValuesDataType")
-    type_value = _get(obj, "initialValuesDataType", path, required=False)
     type_name = None
-    if type_value is not None:
-        type_name = _data_type_name(_enum(type_value, "DML_TENSOR_DATA_TYPE", tpath))
+    if "initialValuesDataType" in obj:
+        type_name = _data_type_name(_enum(obj["initialValuesDataType"], "DML_TENSOR_DATA_TYPE", tpath))
         if type_name == "UNKNOWN":
             type_name = None
         elif type_name not in DTYPES:
@@ -512,7 +518,7 @@ class _Builder:
             raise ModelError(path, f"{type_name} is not a data type a DML_SCALAR_UNION can hold")
         member = {"FLOAT16": "UInt16", "FLOAT32": "Float32", "FLOAT64": "Float64"}.get(
             type_name, type_name.title().replace("Uint", "UInt"))
-        union = ffi.new("DML_SCALAR_UNION*")
+        union = self.new("DML_SCALAR_UNION*")  # kept: union[0] below refers into it
         if isinstance(value, dict):
             mpath = _key(path, member)
             bits_type = "UINT16" if type_name == "FLOAT16" else type_name

@@ -388,6 +388,10 @@ MALFORMED = [
      "commands[0].bindings.OutputTensors[1]: the OutputTensors tensor needs 12 bytes (its TotalTensorSizeInBytes), "
      "but resource 'C' has 8 bytes from byte 4 on"),
     ("empty initial values", "resources/A/initialValues", [], "resources.A.initialValues: must not be empty"),
+    ("integer beyond a double", "resources/A/initialValues", [1, 10**400],
+     "resources.A.initialValues[1]: 1000000000000000000000000000000000000... is too large for a floating-point value"),
+    ("padding value as a string", "resources/B/initialValues/value", "zero",
+     'resources.B.initialValues.value: expected a number or "nan", "inf", "-inf", got "zero"'),
     ("sequence without delta", "resources/B/initialValues", {"valueCount": 3, "valueStart": 1},
      "resources.B.initialValues.valueDelta: required field is missing"),
     ("buffer smaller than its values", "resources/A/sizeInBytes", 20,
@@ -416,7 +420,7 @@ def test_malformed_model(tmp_path, capsys, monkeypatch, case):
         assert got == message
     elif name == "value out of range":
         # 1e6 is a JSON float: not an integer at all, as for RapidJSON.
-        assert got == "resources.A.initialValues[5]: expected UINT8, got 1000000.0"
+        assert got == "resources.A.initialValues[5]: expected a UINT8 integer, got 1000000.0"
     elif name == "missing npy file":
         assert got == (f"resources.A.initialValues.sourcePath: file 'nowhere.npy' not found (looked in {tmp_path} "
                        f"and in the current directory)")
