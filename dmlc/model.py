@@ -249,7 +249,8 @@ def _sequence(start, delta, count, type_name):
         # add.accumulate runs strictly in order, rounding to dtype at every step.
         steps = np.full(count, delta, dtype)
         steps[0] = start
-        return np.add.accumulate(steps, dtype=dtype)
+        with np.errstate(over="ignore", invalid="ignore"):  # inf and nan are values like any other
+            return np.add.accumulate(steps, dtype=dtype)
     # start + i * delta modulo 2**64, then truncated: the same bits as wrapping in the type.
     mask = 2**64 - 1
     seq = np.uint64(int(start) & mask) + np.uint64(int(delta) & mask) * np.arange(count, dtype=np.uint64)
