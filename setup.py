@@ -114,5 +114,5 @@ extensions = [
 setup(
     ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
     cmdclass={"build_ext": build_ext},
-    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd"], "dmlc.include": ["directml_py.h"]},
+    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "models/*.json", "models/*.md"], "dmlc.include": ["directml_py.h"]},
 )

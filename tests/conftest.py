@@ -26,3 +26,14 @@ def random_array(rng, shape, dtype):
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)
+
+
+def child_env(**extra):
+    """Environment for a child Python process that must import the dmlc under test
+    (installed, or built in place in a checkout), never the checkout's unbuilt source that
+    `python -m`/`-c` would find first in its working directory."""
+    import dmlc
+    here = os.path.dirname(os.path.dirname(os.path.abspath(dmlc.__file__)))
+    env = dict(os.environ, **extra)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+    return env

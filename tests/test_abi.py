@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dmlc
+from conftest import child_env
 from dmlc.ffi import ffi, lib
 
 # ---- directml.h's layout, transcribed with ctypes -------------------------------------
@@ -180,11 +181,7 @@ def test_thread_count_api():
 
 def test_num_threads_environment(tmp_path):
     code = "import dmlc; print(dmlc.get_num_threads())"
-    # The child imports the dmlc under test (installed or built in place), never the
-    # checkout's unbuilt source that `python -c` would find first in the working directory.
-    here = os.path.dirname(os.path.dirname(os.path.abspath(dmlc.__file__)))
-    env = dict(os.environ, DMLC_NUM_THREADS="3",
-               PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
+    env = child_env(DMLC_NUM_THREADS="3")
     r = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "3"

@@ -160,10 +160,15 @@ def run(quick=False, filt=None, stream=sys.stdout, progress=sys.stderr):
     return rows
 
 
+def add_arguments(parser):
+    """The benchmark's options, shared by ``python bench/run.py`` and ``dmlc bench``."""
+    parser.add_argument("--quick", action="store_true", help="small shapes and fewer workloads")
+    parser.add_argument("--filter", metavar="TEXT", help="only workloads whose name contains TEXT (case-insensitive)")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="dmlc bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="small shapes and fewer workloads")
-    p.add_argument("--filter", metavar="TEXT", help="only workloads whose name contains TEXT")
+    add_arguments(p)
     args = p.parse_args(argv)
     run(args.quick, args.filter)
     return 0

@@ -1,0 +1,876 @@
+"""Models in the JSON format of DirectML's DxDispatch tool, executed by dmlc.
+
+A model has three parts (DxDispatch/doc/Guide.md in github.com/microsoft/DirectML):
+
+- ``resources``: named buffers with initial values: a list, a constant (``value``,
+  ``valueCount``), a sequence (``valueStart``, ``valueDelta``, ``valueCount``) or a file
+  (``sourcePath``: ``.npy``, or raw bytes), typed by ``initialValuesDataType``;
+- ``dispatchables``: named DirectML operators, a ``type`` and the fields of its desc struct;
+- ``commands``: ``dispatch`` (binds resources to the desc's tensors and runs the operator),
+  ``print`` and ``writeFile``.
+
+The desc structs are built generically from the declarations of ``directml_py.h`` that
+``dmlc.ffi`` holds: the kind of each struct field (tensor desc, tensor desc array, UINT,
+UINT array, FLOAT, enum, DML_SCALAR_UNION) says how its JSON is read, so every operator the
+header declares is handled by the same code.  The defaults and output formats follow
+DxDispatch's parser and executor (DxDispatch/src/model/JsonParsers.cpp,
+DxDispatch/src/dxdispatch/Executor.cpp, DmlDispatchable.cpp); where dmlc differs it says so.
+
+Every fault names its place in the model as a JSON path, e.g.
+``dispatchables.join.desc.Axis: expected an unsigned 32-bit integer, got "0"``.
+"""
+import json
+import math
+import os
+import re
+import time
+
+import numpy as np
+
+from dmlc.ffi import E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, E_POINTER, ffi, last_error, lib
+
+# DML_TENSOR_DATA_TYPE name (without prefix) -> NumPy dtype.
+DTYPES = {
+    "FLOAT32": np.dtype("<f4"), "FLOAT16": np.dtype("<f2"), "FLOAT64": np.dtype("<f8"),
+    "UINT8": np.dtype("u1"), "UINT16": np.dtype("<u2"), "UINT32": np.dtype("<u4"), "UINT64": np.dtype("<u8"),
+    "INT8": np.dtype("i1"), "INT16": np.dtype("<i2"), "INT32": np.dtype("<i4"), "INT64": np.dtype("<i8"),
+}
+
+# Tensor fields that may be left out of a desc (DirectML marks them _Maybenull_).
+OPTIONAL_TENSORS = {"OutputIndicesTensor"}
+
+HRESULT_NAMES = {E_INVALIDARG: "E_INVALIDARG", E_NOTIMPL: "E_NOTIMPL", E_POINTER: "E_POINTER",
+                 E_OUTOFMEMORY: "E_OUTOFMEMORY"}
+
+
+class ModelError(Exception):
+    """A fault in a model or in running it; path is where in the JSON it lies."""
+
+    def __init__(self, path, message):
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+def _key(path, key):
+    return f"{path}.{key}" if path else key
+
+
+def _index(path, i):
+    return f"{path}[{i}]"
+
+
+def _show(value):
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _hresult(hr):
+    return HRESULT_NAMES.get(hr, f"0x{hr & 0xFFFFFFFF:08X}")
+
+
+# ---- JSON with comments ------------------------------------------------------------------
+
+# DxDispatch parses models with RapidJSON's kParseCommentsFlag | kParseTrailingCommasFlag |
+# kParseStopWhenDoneFlag: // and /* */ comments, trailing commas and anything after the root
+# value are allowed.  Comments and trailing commas are blanked out character for character,
+# so JSON error positions still point into the file as written.
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/')
+_TRAILING_COMMA = re.compile(r'"(?:[^"\\\n]|\\.)*"|,(?=\s*[\]}])')
+
+
+def _blank(match):
+    text = match.group(0)
+    if text.startswith('"'):
+        return text
+    return re.sub(r"[^\r\n]", " ", text)
+
+
+def parse_json(text):
+    """The value of a DxDispatch model text (comments and trailing commas allowed)."""
+    text = _COMMENT.sub(_blank, text)
+
+    def trailing_comma(match):
+        # Only a comma after a value is a trailing comma: "[1, ]" is allowed, "[, ]" is not.
+        before = text[:match.start()].rstrip()
+        if match.group(0) == "," and before and before[-1] not in "{[,:":
+            return " "
+        return match.group(0)
+
+    text = _TRAILING_COMMA.sub(trailing_comma, text)
+    start = len(text) - len(text.lstrip())
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError as e:
+        raise ModelError("", f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    return value
+
+
+# ---- Scalars -------------------------------------------------------------------------------
+
+def _get(obj, key, path, required=True, default=None):
+    if key in obj:
+        return obj[key]
+    if required:
+        raise ModelError(_key(path, key), "required field is missing")
+    return default
+
+
+def _object(value, path, what="an object"):
+    if not isinstance(value, dict):
+        raise ModelError(path, f"expected {what}, got {_show(value)}")
+    return value
+
+
+def _string(value, path):
+    if not isinstance(value, str):
+        raise ModelError(path, f"expected a string, got {_show(value)}")
+    return value
+
+
+def _bool(value, path):
+    if not isinstance(value, bool):
+        raise ModelError(path, f"expected true or false, got {_show(value)}")
+    return value
+
+
+def _int(value, path, lo, hi, what):
+    # JSON integers only, as RapidJSON's IsInt64/IsUint64: 2.0 and true are not integers.
+    if type(value) is not int:
+        raise ModelError(path, f"expected {what}, got {_show(value)}")
+    if not lo <= value <= hi:
+        raise ModelError(path, f"{value} does not fit in {what}")
+    return value
+
+
+def _uint32(value, path):
+    return _int(value, path, 0, 2**32 - 1, "an unsigned 32-bit integer")
+
+
+def _uint64(value, path):
+    return _int(value, path, 0, 2**64 - 1, "an unsigned 64-bit integer")
+
+
+def _float(value, path):
+    """A JSON number, or the strings "nan", "inf" and "-inf" (any case), as DxDispatch reads floats."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(value)
+        except OverflowError:  # an integer literal beyond any double
+            raise ModelError(path, f"{_show(value)} is too large for a floating-point value") from None
+    if isinstance(value, str) and value.lower() in ("nan", "inf", "-inf"):
+        return float(value.lower())
+    raise ModelError(path, f"expected a number or \"nan\", \"inf\", \"-inf\", got {_show(value)}")
+
+
+def _uint32_list(value, path):
+    if not isinstance(value, list):
+        raise ModelError(path, f"expected an array of unsigned integers, got {_show(value)}")
+    return [_uint32(v, _index(path, i)) for i, v in enumerate(value)]
+
+
+# ---- Enums, read from the header -----------------------------------------------------------
+
+_ENUMS = {}
+
+
+def _enum_table(cname):
+    """(name -> value, prefix) of a header enum; the prefix is what the short names omit,
+    e.g. DML_PADDING_MODE_ for DML_PADDING_MODE, DML_TENSOR_FLAG_ for DML_TENSOR_FLAGS."""
+    table = _ENUMS.get(cname)
+    if table is None:
+        names = ffi.typeof(cname).relements
+        prefix = os.path.commonprefix(list(names))
+        prefix = prefix[:prefix.rfind("_") + 1]
+        table = _ENUMS[cname] = (dict(names), prefix)
+    return table
+
+
+def _enum(value, cname, path):
+    """An enum value by its full name or its suffix (FLOAT32 for DML_TENSOR_DATA_TYPE_FLOAT32);
+    names are case-sensitive, as in DxDispatch."""
+    names, prefix = _enum_table(cname)
+    if not isinstance(value, str):
+        raise ModelError(path, f"expected a {cname} name as a string, got {_show(value)}")
+    if value in names:
+        return names[value]
+    if prefix + value in names:
+        return names[prefix + value]
+    short = [n[len(prefix):] for n in sorted(names, key=names.get)]
+    raise ModelError(path, f"{_show(value)} is not a {cname}; expected one of {', '.join(short)} "
+                           f"(with or without the {prefix} prefix)")
+
+
+def _flags(value, cname, path):
+    """A flags enum: one name or an array of names OR'd together (DxDispatch's ParseFlags)."""
+    if isinstance(value, list):
+        result = 0
+        for i, v in enumerate(value):
+            result |= _enum(v, cname, _index(path, i))
+        return result
+    return _enum(value, cname, path)
+
+
+def _data_type_name(value):
+    names, prefix = _enum_table("DML_TENSOR_DATA_TYPE")
+    for name, v in names.items():
+        if v == value:
+            return name[len(prefix):]
+    return str(value)
+
+
+# ---- Typed values --------------------------------------------------------------------------
+
+def _typed(value, type_name, path):
+    """One JSON value as a NumPy scalar of a DML data type, converted as DxDispatch does:
+    floats go double -> float -> half, integers must be JSON integers in range."""
+    dtype = DTYPES[type_name]
+    if dtype.kind == "f":
+        v = _float(value, path)
+        with np.errstate(over="ignore"):
+            return np.float64(v) if dtype.itemsize == 8 else np.float32(v).astype(dtype)
+    info = np.iinfo(dtype)
+    what = f"{'an' if type_name.startswith('I') else 'a'} {type_name} integer"
+    return dtype.type(_int(value, path, int(info.min), int(info.max), what))
+
+
+def _typed_array(values, type_name, path):
+    dtype = DTYPES[type_name]
+    return np.array([_typed(v, type_name, _index(path, i)) for i, v in enumerate(values)], dtype)
+
+
+def _sequence(start, delta, count, type_name):
+    """valueStart, valueStart + valueDelta, ... in the type's own arithmetic, as DxDispatch's
+    `value += valueDelta` loop: floats round after every step, integers wrap around."""
+    dtype = DTYPES[type_name]
+    if count == 0:
+        return np.zeros(0, dtype)
+    if dtype.kind == "f":
+        # add.accumulate runs strictly in order, rounding to dtype at every step.
+        steps = np.full(count, delta, dtype)
+        steps[0] = start
+        with np.errstate(over="ignore", invalid="ignore"):  # inf and nan are values like any other
+            return np.add.accumulate(steps, dtype=dtype)
+    # start + i * delta modulo 2**64, then truncated: the same bits as wrapping in the type.
+    mask = 2**64 - 1
+    seq = np.uint64(int(start) & mask) + np.uint64(int(delta) & mask) * np.arange(count, dtype=np.uint64)
+    return seq.astype(np.dtype(f"<u{dtype.itemsize}")).view(dtype)
+
+
+# ---- Resources -----------------------------------------------------------------------------
+
+class Resource:
+    """A buffer: its bytes, and the data type and byte count of its initial values (which
+    decide how print shows it and how bindings measure element offsets)."""
+
+    def __init__(self, name, type_name, initial_nbytes, buffer):
+        self.name = name
+        self.type_name = type_name            # None for UNKNOWN (a list of mixed types)
+        self.initial_nbytes = initial_nbytes
+        self.buffer = buffer                  # np.uint8 array of sizeInBytes bytes
+
+    @property
+    def dtype(self):
+        return DTYPES.get(self.type_name)
+
+    @property
+    def size(self):
+        return self.buffer.size
+
+
+def _file_values(spec, path, model_dir, type_name, type_path):
+    """(bytes, data type name) of a sourcePath initializer, resolved against the model's
+    directory first and the current directory second, as DxDispatch does."""
+    spath = _key(path, "sourcePath")
+    source = _string(_get(spec, "sourcePath", path), spath)
+    full = os.path.join(model_dir, source)
+    if not os.path.exists(full):
+        full = os.path.abspath(source)
+    if not os.path.isfile(full):
+        raise ModelError(spath, f"file {source!r} not found (looked in {model_dir} and in the current directory)")
+    ext = os.path.splitext(full)[1].lower()
+    if ext in (".png", ".jpg", ".jpeg"):
+        raise ModelError(spath, "image files are not supported by dmlc; use .npy or raw binary data")
+    if ext != ".npy":
+        if type_name is None:
+            raise ModelError(type_path, "required for raw binary data")
+        try:
+            with open(full, "rb") as f:
+                return np.frombuffer(f.read(), np.uint8), type_name
+        except OSError as e:
+            raise ModelError(spath, f"cannot read {source!r}: {e.strerror or e}") from None
+    try:
+        arr = np.load(full, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise ModelError(spath, f"cannot read {source!r} as a NumPy array: {e}") from None
+    if arr.dtype.kind == "b":
+        arr = arr.view(np.uint8)  # DxDispatch reads NumPy's bool ('?') as UINT8
+    file_type = next((n for n, d in DTYPES.items() if d.kind == arr.dtype.kind and d.itemsize == arr.dtype.itemsize),
+                     None)
+    if file_type is None:
+        raise ModelError(spath, f"{source!r} holds {arr.dtype}, which is not a DirectML data type")
+    if type_name is not None and type_name != file_type:
+        raise ModelError(spath, f"the data type of {source!r} ({file_type}) does not match initialValuesDataType "
+                                f"({type_name})")
+    # Row-major little-endian bytes whatever the file's order (DxDispatch swaps big-endian
+    # data too; it rejects Fortran order, which dmlc reads in its logical order instead).
+    data = np.ascontiguousarray(arr, DTYPES[file_type])
+    return data.reshape(-1).view(np.uint8), file_type
+
+
+def _parse_resource(name, obj, path, model_dir):
+    obj = _object(obj, path, "a buffer resource object")
+    tpath = _key(path, "initialValuesDataType")
+    type_name = None
+    if "initialValuesDataType" in obj:
+        type_name = _data_type_name(_enum(obj["initialValuesDataType"], "DML_TENSOR_DATA_TYPE", tpath))
+        if type_name == "UNKNOWN":
+            type_name = None
+        elif type_name not in DTYPES:
+            raise ModelError(tpath, f"{type_name} buffers are not supported")
+    ipath = _key(path, "initialValues")
+    init = _get(obj, "initialValues", path)
+
+    def need_type():
+        if type_name is None:
+            raise ModelError(tpath, "required for this kind of initialValues")
+
+    try:
+        if isinstance(init, list):
+            if type_name is None:
+                data = _mixed_list(init, ipath)
+            else:
+                data = _typed_array(init, type_name, ipath).view(np.uint8)
+        elif isinstance(init, dict):
+            if "value" in init:
+                if "valueStart" in init or "sourcePath" in init:
+                    raise ModelError(ipath, "value, valueStart and sourcePath are mutually exclusive")
+                need_type()
+                count = _uint32(_get(init, "valueCount", ipath), _key(ipath, "valueCount"))
+                value = _typed(init["value"], type_name, _key(ipath, "value"))
+                data = np.full(count, value, DTYPES[type_name]).view(np.uint8)
+            elif "valueStart" in init:
+                need_type()
+                count = _uint32(_get(init, "valueCount", ipath), _key(ipath, "valueCount"))
+                start = _typed(init["valueStart"], type_name, _key(ipath, "valueStart"))
+                delta = _typed(_get(init, "valueDelta", ipath), type_name, _key(ipath, "valueDelta"))
+                data = _sequence(start, delta, count, type_name).view(np.uint8)
+            elif "sourcePath" in init:
+                data, type_name = _file_values(init, ipath, model_dir, type_name, tpath)
+            else:
+                raise ModelError(ipath, "expected a constant (value, valueCount), a sequence (valueStart, valueDelta, "
+                                        "valueCount) or a file (sourcePath)")
+        elif init == "deferred":
+            raise ModelError(ipath, "deferred resources (bound by ONNX models) are not supported by dmlc")
+        else:
+            raise ModelError(ipath, f"expected an array of values or an object, got {_show(init)}")
+        if data.size == 0:
+            raise ModelError(ipath, "must not be empty")
+
+        offset = _uint64(_get(obj, "initialValuesOffsetInBytes", path, False, 0),
+                         _key(path, "initialValuesOffsetInBytes"))
+        if "sizeInBytes" in obj:
+            size = _uint64(obj["sizeInBytes"], _key(path, "sizeInBytes"))
+        else:
+            size = (data.size + 3) // 4 * 4  # rounded up to DirectML's 4-byte multiple
+        if data.size + offset > size:
+            raise ModelError(_key(path, "sizeInBytes"),
+                             f"the buffer ({size} bytes) is too small for the initialValues ({data.size} bytes) "
+                             f"at offset {offset} bytes")
+        try:
+            # Whole 8-byte words, so every element type is aligned.
+            buffer = np.zeros((size + 7) // 8, np.uint64).view(np.uint8)[:size]
+        except ValueError:  # NumPy: larger than any array can be
+            raise MemoryError from None
+    except MemoryError:
+        raise ModelError(path, "not enough memory for this buffer") from None
+    buffer[offset:offset + data.size] = data
+    return Resource(name, type_name, int(data.size), buffer)
+
+
+def _mixed_list(values, path):
+    """initialValues with initialValuesDataType UNKNOWN: [{"type": "UINT32", "value": 6}, ...]
+    packed back to back (DxDispatch's list initializer, for constant buffers)."""
+    parts = []
+    for i, item in enumerate(values):
+        ipath = _index(path, i)
+        if not isinstance(item, dict):
+            raise ModelError(ipath, f'expected an object {{"type": ..., "value": ...}}, got {_show(item)} (a list of '
+                                    f'plain values needs an initialValuesDataType)')
+        type_name = _data_type_name(_enum(_get(item, "type", ipath), "DML_TENSOR_DATA_TYPE", _key(ipath, "type")))
+        if type_name not in DTYPES:
+            raise ModelError(_key(ipath, "type"), f"{type_name} values are not supported")
+        parts.append(np.array([_typed(_get(item, "value", ipath), type_name, _key(ipath, "value"))],
+                              DTYPES[type_name]).view(np.uint8))
+    return np.concatenate(parts) if parts else np.zeros(0, np.uint8)
+
+
+# ---- Operator descs, built from the header's declarations ---------------------------------
+
+def operator_struct(op_name):
+    """The desc struct of DML_OPERATOR_X (DML_X_OPERATOR_DESC), or None when the header does
+    not declare it (dmlc does not implement the operator)."""
+    struct = "DML_" + op_name[len("DML_OPERATOR_"):] + "_OPERATOR_DESC"
+    try:
+        ffi.typeof(struct)
+    except Exception:  # cffi raises CDefError for unknown names
+        return None
+    return struct
+
+
+def implemented_operators():
+    names, _ = _enum_table("DML_OPERATOR_TYPE")
+    return [n for n in sorted(names, key=names.get) if operator_struct(n)]
+
+
+class BindPoint:
+    """A tensor field of a desc: its name, whether the operator reads or writes it, and the
+    TotalTensorSizeInBytes of each of its slots (one, or one per array element)."""
+
+    def __init__(self, name, totals, present=True, optional=False):
+        self.name = name
+        self.is_input = name.startswith("Input")
+        self.totals = totals
+        self.present = present
+        self.optional = optional
+
+
+class Dispatchable:
+    def __init__(self, name, op_name, struct, desc, keep, bind_points, op):
+        self.name = name
+        self.op_name = op_name
+        self.struct = struct
+        self.desc = desc
+        self.keep = keep
+        self.bind_points = bind_points
+        self.op = op
+
+    def bind_point(self, name):
+        return next((b for b in self.bind_points if b.name == name), None)
+
+
+class _Builder:
+    """Turns the JSON of one desc into cffi structs; keeps every allocation alive."""
+
+    def __init__(self):
+        self.keep = []
+
+    def new(self, ctype, init=None):
+        obj = ffi.new(ctype, init)
+        self.keep.append(obj)
+        return obj
+
+    def uints(self, values):
+        # An empty array is NULL, as DxDispatch's AsPointer makes it.
+        return self.new("UINT[]", values) if values else ffi.NULL
+
+    def buffer_tensor(self, obj, path):
+        """The fields of a DML_TENSOR_DESC with DxDispatch's defaults: Type BUFFER, Flags
+        NONE, DimensionCount from Sizes, Strides NULL, TotalTensorSizeInBytes computed
+        (DMLCalcBufferTensorSize) when absent or 0, GuaranteedBaseOffsetAlignment 0."""
+        obj = _object(obj, path, "a tensor desc object")
+        tensor_type = _enum(obj.get("Type", "DML_TENSOR_TYPE_BUFFER"), "DML_TENSOR_TYPE", _key(path, "Type"))
+        fields = {"DataType", "Flags", "DimensionCount", "Sizes", "Strides", "TotalTensorSizeInBytes",
+                  "GuaranteedBaseOffsetAlignment"}
+        if "Desc" in obj:
+            outer_unknown = [k for k in obj if k not in ("Type", "Desc")]
+            if outer_unknown:
+                raise ModelError(_key(path, outer_unknown[0]), "unexpected field beside Type and Desc")
+            path = _key(path, "Desc")
+            obj = _object(obj["Desc"], path, "a DML_BUFFER_TENSOR_DESC object")
+        else:
+            fields.add("Type")
+        unknown = [k for k in obj if k not in fields]
+        if unknown:
+            raise ModelError(_key(path, unknown[0]), f"DML_BUFFER_TENSOR_DESC has no field {unknown[0]!r} "
+                                                     f"(its fields: {', '.join(sorted(fields - {'Type'}))})")
+        data_type = _enum(_get(obj, "DataType", path), "DML_TENSOR_DATA_TYPE", _key(path, "DataType"))
+        sizes = _uint32_list(_get(obj, "Sizes", path), _key(path, "Sizes"))
+        strides = obj.get("Strides")
+        strides = _uint32_list(strides, _key(path, "Strides")) if strides is not None else []
+        if "DimensionCount" in obj:
+            dims = _uint32(obj["DimensionCount"], _key(path, "DimensionCount"))
+            if dims != len(sizes):
+                raise ModelError(_key(path, "DimensionCount"), f"is {dims}, but Sizes has {len(sizes)} values")
+        else:
+            dims = len(sizes)
+        if strides and len(strides) != dims:
+            raise ModelError(_key(path, "Strides"), f"has {len(strides)} values, but the tensor has {dims} dimensions")
+        flags = _flags(obj.get("Flags", "DML_TENSOR_FLAG_NONE"), "DML_TENSOR_FLAGS", _key(path, "Flags"))
+        total = _uint64(obj.get("TotalTensorSizeInBytes", 0), _key(path, "TotalTensorSizeInBytes"))
+        sizes_c, strides_c = self.uints(sizes), self.uints(strides)
+        if total == 0:
+            computed = ffi.new("UINT64*")
+            if lib.dmlcCalcBufferTensorSize(data_type, dims, sizes_c, strides_c, computed) == 0:
+                total = computed[0]
+            # else: left 0, and creating the operator reports what is wrong with the tensor.
+        align = _uint32(obj.get("GuaranteedBaseOffsetAlignment", 0), _key(path, "GuaranteedBaseOffsetAlignment"))
+        buf = self.new("DML_BUFFER_TENSOR_DESC*", {
+            "DataType": data_type, "Flags": flags, "DimensionCount": dims, "Sizes": sizes_c, "Strides": strides_c,
+            "TotalTensorSizeInBytes": total, "GuaranteedBaseOffsetAlignment": align})
+        return tensor_type, buf, total
+
+    def scalar_union(self, value, data_type, path):
+        """A DML_SCALAR_UNION holding value as data_type: a JSON number converted to the type,
+        or an object naming the union member ({"Int64": ...}; {"UInt16": bits} for FLOAT16),
+        as DxDispatch's ParseDmlScalarUnion reads it."""
+        type_name = _data_type_name(data_type)
+        if type_name not in DTYPES:
+            raise ModelError(path, f"{type_name} is not a data type a DML_SCALAR_UNION can hold")
+        member = {"FLOAT16": "UInt16", "FLOAT32": "Float32", "FLOAT64": "Float64"}.get(
+            type_name, type_name.title().replace("Uint", "UInt"))
+        union = self.new("DML_SCALAR_UNION*")  # kept: union[0] below refers into it
+        if isinstance(value, dict):
+            mpath = _key(path, member)
+            bits_type = "UINT16" if type_name == "FLOAT16" else type_name
+            scalar = _typed(_get(value, member, path), bits_type, mpath)
+        elif isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            scalar = _typed(value, type_name, path)
+            if type_name == "FLOAT16":
+                scalar = scalar.view(np.uint16)
+        else:
+            raise ModelError(path, f"expected a number or an object such as {{\"{member}\": ...}}, got {_show(value)}")
+        setattr(union, member, scalar.item())
+        return union[0]
+
+    def operator(self, op_name, struct, desc, dpath, reserved):
+        """The DML_OPERATOR_DESC* of desc (a JSON object) and its bind points."""
+        fields = ffi.typeof(struct).fields
+        names = [n for n, _ in fields]
+        unknown = [k for k in desc if k not in names and k not in reserved]
+        if unknown:
+            raise ModelError(_key(dpath, unknown[0]), f"{struct} has no field {unknown[0]!r} "
+                                                      f"(its fields: {', '.join(names)})")
+        kinds = {n: f.type.kind for n, f in fields}
+        init, bind_points, later = {}, [], []
+        counts = {}       # count field -> (length of its tensor array, the array's path)
+        arrays = {}       # UINT array field -> its length
+        for fname, field in fields:
+            ftype, fpath = field.type, _key(dpath, fname)
+            if ftype.kind == "pointer" and ftype.item.cname == "DML_TENSOR_DESC":
+                if fname.endswith("Tensors"):
+                    # An array of tensor descs with its count field: OutputTensors/OutputCount.
+                    items = _get(desc, fname, dpath)
+                    if not isinstance(items, list):
+                        raise ModelError(fpath, f"expected an array of tensor descs, got {_show(items)}")
+                    parsed = [self.buffer_tensor(t, _index(fpath, i)) for i, t in enumerate(items)]
+                    array = self.new("DML_TENSOR_DESC[]", len(parsed)) if parsed else ffi.NULL
+                    for i, (ttype, buf, _) in enumerate(parsed):
+                        array[i].Type, array[i].Desc = ttype, buf
+                    init[fname] = array
+                    counts[fname[:-len("Tensors")] + "Count"] = (len(parsed), fname)
+                    bind_points.append(BindPoint(fname, [total for _, _, total in parsed]))
+                elif desc.get(fname) is None and fname in OPTIONAL_TENSORS:
+                    init[fname] = ffi.NULL
+                    bind_points.append(BindPoint(fname, [0], present=False, optional=True))
+                else:
+                    ttype, buf, total = self.buffer_tensor(_get(desc, fname, dpath), fpath)
+                    init[fname] = self.new("DML_TENSOR_DESC*", {"Type": ttype, "Desc": buf})
+                    bind_points.append(BindPoint(fname, [total], optional=fname in OPTIONAL_TENSORS))
+            elif ftype.kind == "pointer" and ftype.item.cname == "unsigned int":
+                values = _uint32_list(_get(desc, fname, dpath), fpath)
+                init[fname] = self.uints(values)
+                arrays[fname] = len(values)
+            elif ftype.kind == "primitive" and ftype.cname == "unsigned int":
+                later.append(fname)  # counts are checked against the arrays they count
+            elif ftype.kind == "primitive" and ftype.cname == "float":
+                init[fname] = _float(_get(desc, fname, dpath), fpath)
+            elif ftype.kind == "enum":
+                init[fname] = _enum(_get(desc, fname, dpath), ftype.cname, fpath)
+            elif ftype.kind == "union" and ftype.cname == "DML_SCALAR_UNION":
+                later.append(fname)  # its type is the sibling ...DataType field
+            else:
+                raise ModelError(fpath, f"dmlc cannot read a {ftype.cname} field")
+        for fname in later:
+            fpath = _key(dpath, fname)
+            if kinds[fname] == "union":
+                type_field = fname + "DataType"
+                if type_field not in init:
+                    raise ModelError(fpath, f"{struct} has no {type_field} field to give its type")
+                init[fname] = self.scalar_union(_get(desc, fname, dpath), init[type_field], fpath)
+            elif fname in counts:
+                # DxDispatch requires OutputCount/InputCount; dmlc derives them from the array.
+                length, array_name = counts[fname]
+                init[fname] = length
+                if fname in desc and _uint32(desc[fname], fpath) != length:
+                    raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} tensor descs")
+            elif fname == "DimensionCount" and arrays:
+                # The length of every UINT array of the desc (StartPadding, WindowSize, ...).
+                # DxDispatch requires it; dmlc derives it from the arrays when it is absent.
+                first = next(iter(arrays))
+                if fname in desc:
+                    dims, rule = _uint32(desc[fname], fpath), f"DimensionCount is {desc[fname]}"
+                else:
+                    dims, rule = arrays[first], f"{first} has {arrays[first]}"
+                for aname, length in arrays.items():
+                    if length != dims:
+                        raise ModelError(_key(dpath, aname), f"has {length} values, but {rule}")
+                init[fname] = dims
+            else:
+                init[fname] = _uint32(_get(desc, fname, dpath), fpath)
+        body = self.new(f"{struct}*", init)
+        op_type = _enum_table("DML_OPERATOR_TYPE")[0][op_name]
+        return self.new("DML_OPERATOR_DESC*", {"Type": op_type, "Desc": body}), bind_points
+
+
+# Dispatchable members that are not desc fields when the desc is written inline.
+_DISPATCHABLE_KEYS = {"type", "Type", "bindings", "executionFlags", "dmlCompileType"}
+
+
+def _parse_dispatchable(name, obj, path):
+    obj = _object(obj, path, "a dispatchable object")
+    tkey = "Type" if "Type" in obj and "type" not in obj else "type"
+    tpath = _key(path, tkey)
+    type_name = _string(_get(obj, tkey, path), tpath)
+    if type_name.lower() in ("hlsl", "onnx", "dmlserializedgraph"):
+        raise ModelError(tpath, f"{type_name} dispatchables are not supported by dmlc, which runs DirectML operators")
+    names, prefix = _enum_table("DML_OPERATOR_TYPE")
+    op_name = type_name if type_name in names else prefix + type_name
+    if op_name not in names or op_name == "DML_OPERATOR_INVALID":
+        raise ModelError(tpath, f"{_show(type_name)} is not a DirectML operator type")
+    struct = operator_struct(op_name)
+    if struct is None:
+        raise ModelError(tpath, f"{op_name} is not implemented by dmlc (it implements "
+                                f"{', '.join(implemented_operators())})")
+    if "Desc" in obj or "desc" in obj:
+        dkey = "Desc" if "Desc" in obj else "desc"
+        dpath = _key(path, dkey)
+        desc, reserved = _object(obj[dkey], dpath, f"a {struct} object"), ()
+    else:
+        # DxDispatch also reads the desc fields from the dispatchable itself.
+        desc, dpath, reserved = obj, path, _DISPATCHABLE_KEYS
+    builder = _Builder()
+    op_desc, bind_points = builder.operator(op_name, struct, desc, dpath, reserved)
+    # DxDispatch creates every operator before running any command; so does dmlc, which
+    # validates each desc here, once.
+    handle = ffi.new("DMLC_OPERATOR**")
+    hr = lib.dmlcCreateOperator(op_desc, handle)
+    if hr != 0:
+        raise ModelError(path, f"cannot create the operator: {last_error()} ({_hresult(hr)})")
+    op = ffi.gc(handle[0], lib.dmlcReleaseOperator)
+    return Dispatchable(name, op_name, struct, op_desc, builder.keep, bind_points, op)
+
+
+# ---- Commands ------------------------------------------------------------------------------
+
+class Binding:
+    def __init__(self, resource, offset, size):
+        self.resource = resource
+        self.offset = offset
+        self.size = size
+
+
+class Command:
+    def __init__(self, kind, path, **fields):
+        self.kind = kind
+        self.path = path
+        self.__dict__.update(fields)
+
+
+def _resource(name, resources, path):
+    name = _string(name, path)
+    if name not in resources:
+        raise ModelError(path, f"no resource named {name!r}")
+    return resources[name]
+
+
+def _parse_binding(source, bind_point, slot, resources, path):
+    """One resource bound to one tensor slot: a name, or {"name", "elementOffset", ...}.
+
+    As in DxDispatch, the range starts elementOffset elements into the buffer (elements of
+    elementSizeInBytes, else of the resource's initialValuesDataType) and runs to the end of
+    the buffer; elementCount is not used by DirectML operators.  dmlc binds only the
+    tensor's TotalTensorSizeInBytes of that range, so that outputs written into disjoint
+    parts of one buffer are not taken for overlapping ones."""
+    if isinstance(source, str):
+        resource, element_offset, element_size = _resource(source, resources, path), 0, 0
+    elif isinstance(source, dict):
+        resource = _resource(_get(source, "name", path), resources, _key(path, "name"))
+        element_offset = _uint64(source.get("elementOffset", 0), _key(path, "elementOffset"))
+        element_size = _uint64(source.get("elementSizeInBytes", 0), _key(path, "elementSizeInBytes"))
+        _uint64(source.get("elementCount", 0), _key(path, "elementCount"))
+    else:
+        raise ModelError(path, f"expected a resource name or a binding object, got {_show(source)}")
+    if element_size == 0 and resource.dtype is not None:
+        element_size = resource.dtype.itemsize
+    offset = element_offset * element_size
+    need = bind_point.totals[slot]
+    if offset > resource.size or resource.size - offset < need:
+        raise ModelError(path, f"the {bind_point.name} tensor needs {need} bytes (its TotalTensorSizeInBytes), but "
+                               f"resource {resource.name!r} has {max(resource.size - offset, 0)} bytes from byte "
+                               f"{offset} on")
+    return Binding(resource, offset, need)
+
+
+def _parse_dispatch(cmd, path, resources, dispatchables):
+    dname = _string(_get(cmd, "dispatchable", path), _key(path, "dispatchable"))
+    if dname not in dispatchables:
+        raise ModelError(_key(path, "dispatchable"), f"no dispatchable named {dname!r}")
+    disp = dispatchables[dname]
+    bpath = _key(path, "bindings")
+    bindings = _object(_get(cmd, "bindings", path), bpath, "an object mapping tensor names to resources")
+    slots = {}
+    for bp_name, sources in bindings.items():
+        spath = _key(bpath, bp_name)
+        bp = disp.bind_point(bp_name)
+        if bp is None:
+            raise ModelError(spath, f"{disp.struct} has no tensor {bp_name!r} (its tensors: "
+                                    f"{', '.join(b.name for b in disp.bind_points)})")
+        if not bp.present:
+            raise ModelError(spath, f"the desc of {dname!r} has no {bp_name}, so nothing can be bound to it")
+        listed = isinstance(sources, list)
+        sources = sources if listed else [sources]
+        if len(sources) != len(bp.totals):
+            raise ModelError(spath, f"bind point {bp_name!r} requires {len(bp.totals)} resources, but "
+                                    f"{len(sources)} were bound")
+        slots[bp_name] = [_parse_binding(s, bp, i, resources, _index(spath, i) if listed else spath)
+                          for i, s in enumerate(sources)]
+    for bp in disp.bind_points:
+        if bp.present and bp.name not in slots:
+            raise ModelError(bpath, f"nothing bound for required tensor {bp.name!r}")
+    return Command("dispatch", path, dispatchable=disp, slots=slots)
+
+
+def _parse_command(cmd, path, resources, dispatchables, model_dir):
+    cmd = _object(cmd, path, "a command object")
+    kind = _string(_get(cmd, "type", path), _key(path, "type"))
+    if kind.lower() == "dispatch":
+        return _parse_dispatch(cmd, path, resources, dispatchables)
+    if kind.lower() == "print":
+        resource = _resource(_get(cmd, "resource", path), resources, _key(path, "resource"))
+        verbose = _bool(cmd.get("verbose", False), _key(path, "verbose"))
+        return Command("print", path, resource=resource, verbose=verbose)
+    if kind.lower() == "writefile":
+        resource = _resource(_get(cmd, "resource", path), resources, _key(path, "resource"))
+        target = _string(_get(cmd, "targetPath", path), _key(path, "targetPath"))
+        dims = cmd.get("dimensions")
+        dims = _uint32_list(dims, _key(path, "dimensions")) if dims is not None else []
+        return Command("writeFile", path, resource=resource, target=target, dimensions=dims)
+    raise ModelError(_key(path, "type"), f"{_show(kind)} is not a command; expected dispatch, print or writeFile")
+
+
+# ---- The model -----------------------------------------------------------------------------
+
+class Model:
+    """A parsed and validated model, ready to run: every resource allocated and initialized,
+    every operator created, every binding checked."""
+
+    def __init__(self, resources, dispatchables, commands):
+        self.resources = resources
+        self.dispatchables = dispatchables
+        self.commands = commands
+
+    @classmethod
+    def load(cls, path):
+        try:
+            with open(path, encoding="utf-8-sig") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ModelError("", f"cannot read the model: {getattr(e, 'strerror', None) or e}") from None
+        return cls.parse(parse_json(text), os.path.dirname(os.path.abspath(path)))
+
+    @classmethod
+    def parse(cls, doc, model_dir="."):
+        doc = _object(doc, "", "a JSON object at the top of the model")
+        resources = {}
+        for name, obj in _object(_get(doc, "resources", ""), "resources").items():
+            resources[name] = _parse_resource(name, obj, _key("resources", name), model_dir)
+        dispatchables = {}
+        for name, obj in _object(_get(doc, "dispatchables", ""), "dispatchables").items():
+            dispatchables[name] = _parse_dispatchable(name, obj, _key("dispatchables", name))
+        commands_json = _get(doc, "commands", "")
+        if not isinstance(commands_json, list):
+            raise ModelError("commands", f"expected an array of commands, got {_show(commands_json)}")
+        commands = [_parse_command(c, _index("commands", i), resources, dispatchables, model_dir)
+                    for i, c in enumerate(commands_json)]
+        return cls(resources, dispatchables, commands)
+
+    def run(self, out):
+        """Executes the commands in order, writing what DxDispatch prints to out."""
+        for cmd in self.commands:
+            getattr(self, "_" + cmd.kind)(cmd, out)
+
+    def _dispatch(self, cmd, out):
+        disp = cmd.dispatchable
+        ins = [(bp, i) for bp in disp.bind_points if bp.is_input for i in range(len(bp.totals))]
+        outs = [(bp, i) for bp in disp.bind_points if not bp.is_input for i in range(len(bp.totals))]
+        arrays = []
+        for slots in (ins, outs):
+            array = ffi.new("DMLC_BUFFER_BINDING[]", max(1, len(slots)))
+            for k, (bp, i) in enumerate(slots):
+                if bp.present:  # an absent optional tensor keeps Buffer NULL
+                    b = cmd.slots[bp.name][i]
+                    array[k].Buffer = ffi.cast("void*", b.resource.buffer.ctypes.data)
+                    array[k].Offset = b.offset
+                    array[k].SizeInBytes = b.size
+            arrays.append(array)
+        start = time.perf_counter()
+        hr = lib.dmlcExecute(disp.op, len(ins), arrays[0], len(outs), arrays[1])
+        elapsed = time.perf_counter() - start
+        if hr != 0:
+            raise ModelError(cmd.path, f"dispatching {disp.name!r} failed: {last_error()} ({_hresult(hr)})")
+        out.write(f"Dispatch '{disp.name}': 1 iterations, {elapsed * 1e3:.4f} ms median (CPU)\n")
+
+    def _print(self, cmd, out):
+        res = cmd.resource
+        if res.dtype is None:
+            raise ModelError(cmd.path, f"resource {res.name!r} has no initialValuesDataType, so it cannot be printed")
+        # As DxDispatch: as many elements as the initial values had, not the padded size.
+        count = res.initial_nbytes // res.dtype.itemsize
+        values = res.buffer[:count * res.dtype.itemsize].view(res.dtype)
+        texts = [format_value(v) for v in values]
+        if not cmd.verbose:
+            out.write(f"Resource '{res.name}': {', '.join(texts)}\n")
+            return
+        index_width = int(math.floor(math.log10(count))) + 1 if count else 1
+        hex_width = 2 * res.dtype.itemsize
+        raw = res.buffer[:count * res.dtype.itemsize].reshape(count, res.dtype.itemsize)
+        lines = [f"[{i:{index_width}}] {text} (0x{int.from_bytes(raw[i].tobytes(), 'little'):{hex_width}X})\n"
+                 for i, text in enumerate(texts)]
+        out.write(f"Resource '{res.name}':\n{''.join(lines)}\n")
+
+    def _writeFile(self, cmd, out):
+        res = cmd.resource
+        # Relative to the current directory, which is DxDispatch's default output path.
+        target = cmd.target if os.path.isabs(cmd.target) else os.path.join(os.getcwd(), cmd.target)
+        ext = os.path.splitext(target)[1].lower()
+        if ext in (".png", ".jpg", ".jpeg"):
+            raise ModelError(_key(cmd.path, "targetPath"), "image files are not supported by dmlc; use .npy or raw "
+                                                           "binary data")
+        if ext == ".npy":
+            if res.dtype is None:
+                raise ModelError(cmd.path, f"resource {res.name!r} has no initialValuesDataType, so it cannot be "
+                                           f"written as a NumPy array")
+            # As DxDispatch: the given dimensions, else the whole buffer as one dimension.
+            dims = cmd.dimensions or [res.size // res.dtype.itemsize]
+            nbytes = math.prod(dims) * res.dtype.itemsize
+            if nbytes > res.size:
+                raise ModelError(_key(cmd.path, "dimensions"), f"{dims} needs {nbytes} bytes, but resource "
+                                                               f"{res.name!r} has {res.size}")
+            data = res.buffer[:nbytes].view(res.dtype).reshape(dims)
+        try:
+            parent = os.path.dirname(target)
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            with open(target, "wb") as f:
+                if ext == ".npy":
+                    np.save(f, data)
+                else:
+                    f.write(res.buffer.tobytes())
+        except OSError as e:
+            raise ModelError(cmd.path, f"cannot write {target!r}: {e.strerror or e}") from None
+        out.write(f"Resource '{res.name}' written to '{target}'\n")
+
+
+def format_value(v):
+    """One element as DxDispatch prints it: C++ ostream's default formatting, which is
+    printf's %g with 6 significant digits for floats (FLOAT16 widened to float), and
+    decimal for integers.  (DxDispatch's ostream prints INT8/UINT8 as characters; dmlc
+    prints their numbers.)"""
+    if isinstance(v, np.floating):
+        x = float(v)
+        if math.isnan(x):
+            return "-nan" if math.copysign(1.0, x) < 0 else "nan"
+        return "%.6g" % x
+    return str(int(v))
+

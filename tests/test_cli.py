@@ -1,0 +1,639 @@
+"""The command line: dmlc run (DxDispatch models), examples, bench, config, --help, --version.
+
+Expected outputs are computed here with NumPy formulas or written out by hand, never by
+dmlc.  The CLI runs in-process (dmlc.cli.main) where that is enough, and as
+`python -m dmlc` in a subprocess, from a scratch directory, where the process matters
+(exit statuses, stderr, the installed package, compiling against `dmlc config`).
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import dmlc
+from conftest import child_env
+from dmlc import cli
+
+MODELS = os.path.join(os.path.dirname(__file__), "models")
+C_PROGRAMS = os.path.join(os.path.dirname(__file__), "c")
+DISPATCH_LINE = re.compile(r"^Dispatch '(\w+)': 1 iterations, \d+\.\d{4} ms median \(CPU\)$")
+
+
+def dmlc_process(*args, cwd):
+    """`python -m dmlc ARGS` away from the checkout, running the dmlc under test."""
+    return subprocess.run([sys.executable, "-m", "dmlc", *args], cwd=cwd, env=child_env(), capture_output=True,
+                          text=True, timeout=300)
+
+
+def run_model(path, capsys, monkeypatch, cwd):
+    """(exit status, stdout lines without the timing lines, names dispatched, stderr)."""
+    monkeypatch.chdir(cwd)
+    status = cli.main(["run", str(path)])
+    captured = capsys.readouterr()
+    lines, dispatched = [], []
+    for line in captured.out.splitlines():
+        m = DISPATCH_LINE.match(line)
+        if m:
+            dispatched.append(m.group(1))
+        else:
+            lines.append(line)
+    return status, lines, dispatched, captured.err
+
+
+def resource_line(name, values):
+    """DxDispatch's print line: C++ ostream formatting (%g, 6 digits) for floats."""
+    def fmt(v):
+        if isinstance(v, (float, np.floating)):
+            return "%g" % float(v)
+        return str(int(v))
+    return f"Resource '{name}': " + ", ".join(fmt(v) for v in np.asarray(values).ravel())
+
+
+def dcr_depth_to_space(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // (b * b), h * b, w * b)
+
+
+def crd_depth_to_space(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // (b * b), h * b, w * b)
+
+
+def dcr_space_to_depth(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4).reshape(n, c * b * b, h // b, w // b)
+
+
+def crd_space_to_depth(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 1, 3, 5, 2, 4).reshape(n, c * b * b, h // b, w // b)
+
+
+# ---- DxDispatch's own sample models ------------------------------------------------------
+
+def test_dxdispatch_split_sample_prints_what_dxdispatch_prints(tmp_path):
+    r = dmlc_process("run", "dml_split.json", cwd=tmp_path)  # a shipped model, by name
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert DISPATCH_LINE.match(lines[0]).group(1) == "split"
+    assert lines[1:] == ["Resource 'Out1': 1, 2", "Resource 'Out2': 3, 4", "Resource 'Out3': 5, 6"]
+    assert r.stderr == ""
+
+
+def test_dxdispatch_join_sample_prints_what_dxdispatch_prints(tmp_path):
+    shipped = os.path.join(os.path.dirname(dmlc.__file__), "models", "dml_join.json")
+    r = dmlc_process("run", shipped, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert DISPATCH_LINE.match(lines[0]).group(1) == "join"
+    # A[0:3], B[0:2] and A[4:9] of A = 1..10 and B = 100, 115, 130.
+    assert lines[1:] == ["Resource 'Out': 1, 2, 3, 100, 115, 5, 6, 7, 8, 9"]
+
+
+def test_shipped_models_are_credited_and_unchanged():
+    folder = os.path.join(os.path.dirname(dmlc.__file__), "models")
+    readme = open(os.path.join(folder, "README.md"), encoding="utf-8").read()
+    assert "github.com/microsoft/DirectML" in readme and "MIT License" in readme
+    split = json.load(open(os.path.join(folder, "dml_split.json")))
+    assert split["dispatchables"]["split"]["desc"]["OutputCount"] == 3
+    assert split["$schema"] == "./_schema.json"  # DxDispatch's header line, kept as it was
+
+
+# ---- Our models: every operator, every initializer, print and writeFile --------------------
+
+def test_depth_to_space_v0(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, _ = run_model(os.path.join(MODELS, "depth_to_space.json"), capsys, monkeypatch,
+                                             tmp_path)
+    assert status == 0 and dispatched == ["d2s"]
+    x = np.arange(48, dtype=np.float32).reshape(1, 8, 2, 3)
+    assert lines == [resource_line("Out", dcr_depth_to_space(x, 2))]
+
+
+def test_depth_to_space1_column_row_depth(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "depth_to_space1_crd.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    x = (100 + 7 * np.arange(16)).astype(np.uint16).reshape(1, 4, 2, 2)
+    assert lines == [resource_line("Out", crd_depth_to_space(x, 2))]
+    # By hand: the first output row takes element 0 of channels 0 and 1, then element 1.
+    assert lines[0].startswith("Resource 'Out': 100, 128, 107, 135, ")
+
+
+def test_space_to_depth_v0_and_npy_output(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "space_to_depth.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    x = np.arange(-8, 24, dtype=np.int32).reshape(1, 2, 4, 4)
+    want = dcr_space_to_depth(x, 2)
+    target = tmp_path / "s2d_out.npy"
+    assert lines == [resource_line("Out", want), f"Resource 'Out' written to '{target}'"]
+    written = np.load(target)
+    assert written.dtype == np.int32 and written.shape == (1, 8, 2, 2)
+    np.testing.assert_array_equal(written, want)
+
+
+def test_space_to_depth1_from_npy_file(tmp_path, capsys, monkeypatch):
+    # The .npy path is relative to the model file, not to the current directory.
+    status, lines, _, _ = run_model(os.path.join(MODELS, "space_to_depth1_npy.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    x = (np.arange(16) * 0.5 - 3).astype(np.float16).reshape(1, 1, 4, 4)
+    assert lines == [resource_line("Out", crd_space_to_depth(x, 2))]
+
+
+def test_padding_reflection_model_with_comments_and_trailing_commas(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "padding_reflection.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    x = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    assert lines == [resource_line("Out", np.pad(x, ((1, 1), (2, 2)), mode="reflect"))]
+
+
+def test_padding_constant_of_a_strided_input(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "padding_constant_strided.json"), capsys, monkeypatch,
+                                    tmp_path)
+    assert status == 0
+    # Strides [1, 2] over 1..6 read the buffer as the transpose of a 3 x 2 array; the FLOAT
+    # padding value -1.5 becomes -1 in INT8 (truncated toward zero).
+    x = np.arange(1, 7, dtype=np.int8).reshape(3, 2).T
+    assert lines == [resource_line("Out", np.pad(x, 1, constant_values=-1))]
+
+
+def test_padding1_int64_scalar_union_is_exact_and_printed_verbose(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "padding1_int64.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    # 2**53 + 1 has no double, so only an exact integer path gets it through.  Verbose lines
+    # are DxDispatch's "[index] value (0xHEX)", the hex right-aligned in 16 columns.
+    assert lines == [
+        "Resource 'Out':",
+        "[0] 9007199254740993 (0x  20000000000001)",
+        "[1] -5 (0xFFFFFFFFFFFFFFFB)",
+        "[2] 0 (0x               0)",
+        "[3] 5 (0x               5)",
+        "[4] 9007199254740993 (0x  20000000000001)",
+        "",
+    ]
+
+
+def test_padding1_float16_union_from_bits_and_a_full_tensor_desc(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "padding1_fp16_union.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    # {"UInt16": 15872} is 0x3E00, FLOAT16's 1.5.
+    assert lines == ["Resource 'Out': 1.5, 1.5, 1, 2, 3, 1.5"]
+
+
+def test_split_into_sub_ranges_of_one_buffer(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "split_into_one_buffer.json"), capsys, monkeypatch,
+                                    tmp_path)
+    assert status == 0
+    x = (1 + 3 * np.arange(12)).astype(np.uint32).reshape(2, 6)
+    parts = [x[:, 0:2], x[:, 2:3], x[:, 3:6]]  # at element offsets 0, 4 and 6 of All
+    assert lines == [resource_line("All", np.concatenate([p.ravel() for p in parts]))]
+
+
+def test_join_of_npy_list_and_constant_with_npy_and_raw_outputs(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "join_files.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    left = np.array([[-300, 7], [12, 32767]], np.int16)
+    want = np.concatenate([left, np.array([[-1], [-2]], np.int16), np.full((2, 2), 9, np.int16)], axis=1)
+    npy, raw = tmp_path / "out" / "joined.npy", tmp_path / "out" / "joined.bin"
+    assert lines == [resource_line("Out", want), f"Resource 'Out' written to '{npy}'",
+                     f"Resource 'Out' written to '{raw}'"]
+    written = np.load(npy)
+    assert written.dtype == np.int16 and written.shape == (2, 5)
+    np.testing.assert_array_equal(written, want)
+    assert raw.read_bytes() == want.tobytes()  # 20 bytes: no padding to add
+
+
+def test_max_pooling2_with_indices(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "max_pooling2_indices.json"), capsys,
+                                               monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["pool"]
+    # 2x2 windows, stride 2, over
+    #   1  5  2  0
+    #   3  4  8  7
+    #   9  2  6  6
+    #   0 11  5  6
+    # maxima 5, 8, 11, 6 at flat row-major input indices 1, 6, 13 and 10 (the bottom-right
+    # window's three 6s tie: the first in row-major window order wins).
+    assert lines == ["Resource 'Out': 5, 8, 11, 6", "Resource 'Indices': 1, 6, 13, 10"]
+
+
+def test_max_pooling1_without_indices_and_with_padding(tmp_path, capsys, monkeypatch):
+    status, lines, _, err = run_model(os.path.join(MODELS, "max_pooling1_padded.json"), capsys, monkeypatch,
+                                      tmp_path)
+    assert status == 0, err
+    # Windows over rows/cols {-1, 0} and {1, 2} of
+    #   4 -2  7
+    #   1  9  3
+    #  -5  0  8
+    # padded positions take no part: max(4), max(-2, 7), max(1, -5), max(9, 3, 0, 8).
+    assert lines == ["Resource 'Out': 4, 7, 1, 9"]
+
+
+@pytest.mark.filterwarnings("error")  # overflow to inf is a value, not a NumPy warning on stderr
+def test_print_formats_like_dxdispatch(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "print_formats.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0 and dispatched == [] and err == ""
+    assert lines == [
+        "Resource 'F32': 0.1, 1.23457e+06, 1e-07, nan, inf, -inf, 100, 2.5, -0",
+        "Resource 'F64': 3.14159, -1e+300",
+        "Resource 'F16': 65504, 0.0999756, -2",
+        "Resource 'U8': 0, 255",
+        "Resource 'I8': -128, 127",
+        "Resource 'U64': 18446744073709551615",
+        "Resource 'I64': -9223372036854775808, 9223372036854775807",
+        "Resource 'SeqU8': 250, 253, 0, 3",   # UINT8 arithmetic wraps
+        "Resource 'SeqF32': 0, 0.1, 0.2, 0.3",
+        "Resource 'SeqI32': 5, 3, 1, -1",
+        "Resource 'SeqF16': 60000, inf, inf",  # FLOAT16 overflows quietly, as in C++
+        "Resource 'V8':",
+        "[0] 7 (0x 7)",
+        "[1] 200 (0xC8)",
+        "",
+        "Resource 'V16':",
+        "[ 0] -1 (0xFFFF)",
+        "[ 1] 0 (0x   0)",
+        "[ 2] 1 (0x   1)",
+        "[ 3] 2 (0x   2)",
+        "[ 4] 3 (0x   3)",
+        "[ 5] 4 (0x   4)",
+        "[ 6] 5 (0x   5)",
+        "[ 7] 6 (0x   6)",
+        "[ 8] 7 (0x   7)",
+        "[ 9] 8 (0x   8)",
+        "[10] 9 (0x   9)",
+        "",
+    ]
+
+
+def test_raw_file_initializer_and_buffer_sizes(tmp_path, capsys, monkeypatch):
+    status, lines, _, _ = run_model(os.path.join(MODELS, "buffer_sizes.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0
+    assert lines == ["Resource 'Raw': 1.5, -2, 3",
+                     f"Resource 'Shifted' written to '{tmp_path / 'shifted.bin'}'",
+                     f"Resource 'Half' written to '{tmp_path / 'half.npy'}'"]
+    # sizeInBytes 16 with [5, 6] written 4 bytes in: the whole buffer is written.
+    assert (tmp_path / "shifted.bin").read_bytes() == np.array([0, 5, 6, 0], np.float32).tobytes()
+    # Three FLOAT16 values make a 6-byte buffer padded to 8; like DxDispatch, writeFile
+    # without dimensions writes the whole buffer as one dimension.
+    half = np.load(tmp_path / "half.npy")
+    assert half.dtype == np.float16
+    np.testing.assert_array_equal(half, np.array([1, 2, 3, 0], np.float16))
+
+
+# ---- Malformed models: exact messages, exit status 1 ----------------------------------------
+
+def base_model():
+    return {
+        "resources": {
+            "A": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2, 3, 4, 5, 6]},
+            "B": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 3, "value": 0}},
+            "C": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 3, "value": 0}},
+        },
+        "dispatchables": {
+            "split": {
+                "type": "DML_OPERATOR_SPLIT",
+                "desc": {
+                    "InputTensor": {"DataType": "FLOAT32", "Sizes": [6]},
+                    "OutputCount": 2,
+                    "OutputTensors": [{"DataType": "FLOAT32", "Sizes": [3]}, {"DataType": "FLOAT32", "Sizes": [3]}],
+                    "Axis": 0,
+                },
+            },
+        },
+        "commands": [
+            {"type": "dispatch", "dispatchable": "split", "bindings": {"InputTensor": "A", "OutputTensors": ["B", "C"]}},
+            {"type": "print", "resource": "C"},
+        ],
+    }
+
+
+def test_base_model_runs(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(base_model()))
+    status, lines, dispatched, err = run_model(path, capsys, monkeypatch, tmp_path)
+    assert (status, lines, dispatched, err) == (0, ["Resource 'C': 4, 5, 6"], ["split"], "")
+
+
+def _change(model, where, value):
+    """Sets (or with _DELETE removes) the member at a slash-separated path."""
+    keys = where.split("/")
+    obj = model
+    for k in keys[:-1]:
+        obj = obj[int(k)] if isinstance(obj, list) else obj[k]
+    last = int(keys[-1]) if isinstance(obj, list) else keys[-1]
+    if value is _DELETE:
+        del obj[last]
+    else:
+        obj[last] = value
+    return model
+
+
+_DELETE = object()
+SPLIT = "dispatchables/split/desc"
+
+MALFORMED = [
+    ("missing commands", "commands", _DELETE, "commands: required field is missing"),
+    ("missing initialValues", "resources/A/initialValues", _DELETE,
+     "resources.A.initialValues: required field is missing"),
+    ("missing desc field", f"{SPLIT}/Axis", _DELETE, "dispatchables.split.desc.Axis: required field is missing"),
+    ("missing Sizes", f"{SPLIT}/InputTensor/Sizes", _DELETE,
+     "dispatchables.split.desc.InputTensor.Sizes: required field is missing"),
+    ("axis as a string", f"{SPLIT}/Axis", "0",
+     'dispatchables.split.desc.Axis: expected an unsigned 32-bit integer, got "0"'),
+    ("negative size", f"{SPLIT}/OutputTensors/1/Sizes", [-3],
+     "dispatchables.split.desc.OutputTensors[1].Sizes[0]: -3 does not fit in an unsigned 32-bit integer"),
+    ("resources not an object", "resources", [], "resources: expected an object, got []"),
+    ("value out of range", "resources/A/initialValues", [1, 2, 3, 4, 5, 1e6], None),
+    ("unknown operator", "dispatchables/split/type", "DML_OPERATOR_FROBNICATE",
+     'dispatchables.split.type: "DML_OPERATOR_FROBNICATE" is not a DirectML operator type'),
+    ("unimplemented operator", "dispatchables/split/type", "GEMM",
+     "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
+     "DML_OPERATOR_MAX_POOLING, DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_OPERATOR_PADDING, "
+     "DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE, DML_OPERATOR_MAX_POOLING1, "
+     "DML_OPERATOR_MAX_POOLING2, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1, "
+     "DML_OPERATOR_PADDING1)"),
+    ("hlsl dispatchable", "dispatchables/split/type", "hlsl",
+     "dispatchables.split.type: hlsl dispatchables are not supported by dmlc, which runs DirectML operators"),
+    ("bad data type name", f"{SPLIT}/InputTensor/DataType", "FLOAT",
+     'dispatchables.split.desc.InputTensor.DataType: "FLOAT" is not a DML_TENSOR_DATA_TYPE; expected one of '
+     "UNKNOWN, FLOAT32, FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64, UINT4, INT4 "
+     "(with or without the DML_TENSOR_DATA_TYPE_ prefix)"),
+    ("enum names are case-sensitive", "resources/B/initialValuesDataType", "float32",
+     'resources.B.initialValuesDataType: "float32" is not a DML_TENSOR_DATA_TYPE; expected one of '
+     "UNKNOWN, FLOAT32, FLOAT16, UINT32, UINT16, UINT8, INT32, INT16, INT8, FLOAT64, UINT64, INT64, UINT4, INT4 "
+     "(with or without the DML_TENSOR_DATA_TYPE_ prefix)"),
+    ("unknown desc field", f"{SPLIT}/Axsi", 0,
+     "dispatchables.split.desc.Axsi: DML_SPLIT_OPERATOR_DESC has no field 'Axsi' "
+     "(its fields: InputTensor, OutputCount, OutputTensors, Axis)"),
+    ("count disagrees with the array", f"{SPLIT}/OutputCount", 3,
+     "dispatchables.split.desc.OutputCount: is 3, but OutputTensors has 2 tensor descs"),
+    ("DimensionCount disagrees with Sizes", f"{SPLIT}/InputTensor/DimensionCount", 2,
+     "dispatchables.split.desc.InputTensor.DimensionCount: is 2, but Sizes has 1 values"),
+    ("binding count mismatch", "commands/0/bindings/OutputTensors", ["B"],
+     "commands[0].bindings.OutputTensors: bind point 'OutputTensors' requires 2 resources, but 1 were bound"),
+    ("unbound tensor", "commands/0/bindings/InputTensor", _DELETE,
+     "commands[0].bindings: nothing bound for required tensor 'InputTensor'"),
+    ("unknown bind point", "commands/0/bindings/Input", "A",
+     "commands[0].bindings.Input: DML_SPLIT_OPERATOR_DESC has no tensor 'Input' (its tensors: InputTensor, "
+     "OutputTensors)"),
+    ("unknown resource", "commands/0/bindings/OutputTensors", ["B", "D"],
+     "commands[0].bindings.OutputTensors[1]: no resource named 'D'"),
+    ("unknown dispatchable", "commands/0/dispatchable", "splitter",
+     "commands[0].dispatchable: no dispatchable named 'splitter'"),
+    ("unknown command", "commands/1/type", "show",
+     'commands[1].type: "show" is not a command; expected dispatch, print or writeFile'),
+    ("binding past the data", "commands/0/bindings/OutputTensors", ["B", {"name": "C", "elementOffset": 1}],
+     "commands[0].bindings.OutputTensors[1]: the OutputTensors tensor needs 12 bytes (its TotalTensorSizeInBytes), "
+     "but resource 'C' has 8 bytes from byte 4 on"),
+    ("empty initial values", "resources/A/initialValues", [], "resources.A.initialValues: must not be empty"),
+    ("integer beyond a double", "resources/A/initialValues", [1, 10**400],
+     "resources.A.initialValues[1]: 1000000000000000000000000000000000000... is too large for a floating-point value"),
+    ("padding value as a string", "resources/B/initialValues/value", "zero",
+     'resources.B.initialValues.value: expected a number or "nan", "inf", "-inf", got "zero"'),
+    ("sequence without delta", "resources/B/initialValues", {"valueCount": 3, "valueStart": 1},
+     "resources.B.initialValues.valueDelta: required field is missing"),
+    ("buffer smaller than its values", "resources/A/sizeInBytes", 20,
+     "resources.A.sizeInBytes: the buffer (20 bytes) is too small for the initialValues (24 bytes) at offset 0 bytes"),
+    ("missing npy file", "resources/A/initialValues", {"sourcePath": "nowhere.npy"}, None),
+    ("wrong output size", f"{SPLIT}/OutputTensors/1/Sizes", [4], None),
+]
+
+
+@pytest.mark.parametrize("case", MALFORMED, ids=[c[0] for c in MALFORMED])
+def test_malformed_model(tmp_path, capsys, monkeypatch, case):
+    name, where, value, message = case
+    model = _change(base_model(), where, value)
+    if name == "value out of range":
+        _change(model, "resources/A/initialValuesDataType", "UINT8")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(model))
+    status, lines, _, err = run_model(path, capsys, monkeypatch, tmp_path)
+    assert status == 1
+    assert lines == []  # validation happens before any command runs
+    assert err.count("\n") == 1 and "Traceback" not in err
+    prefix = f"dmlc run: {path}: "
+    assert err.startswith(prefix)
+    got = err[len(prefix):].rstrip("\n")
+    if message is not None:
+        assert got == message
+    elif name == "value out of range":
+        # 1e6 is a JSON float: not an integer at all, as for RapidJSON.
+        assert got == "resources.A.initialValues[5]: expected a UINT8 integer, got 1000000.0"
+    elif name == "missing npy file":
+        assert got == (f"resources.A.initialValues.sourcePath: file 'nowhere.npy' not found (looked in {tmp_path} "
+                       f"and in the current directory)")
+    elif name == "wrong output size":
+        # Created before any command runs; the message is the core's, the dispatchable named.
+        assert got.startswith("dispatchables.split: cannot create the operator: DML_OPERATOR_SPLIT: ")
+        assert got.endswith(" (E_INVALIDARG)")
+        assert "Sizes" in got
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"resources": {}, "dispatchables": {},\n "commands": [ {"type": "print" "resource": "A"} ]}',
+     "invalid JSON at line 2, column 33: Expecting ',' delimiter"),
+    ('{"resources": {,}}', "invalid JSON at line 1, column 16: Expecting property name enclosed in double quotes"),
+    ("", "invalid JSON at line 1, column 1: Expecting value"),
+    ("[1, 2]", "expected a JSON object at the top of the model, got [1, 2]"),
+    ('{"resources": {}, "dispatchables": {}, "commands": [/* never closed ]}',
+     "invalid JSON at line 1, column 53: Expecting value"),
+])
+def test_bad_json(tmp_path, capsys, monkeypatch, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    status, lines, _, err = run_model(path, capsys, monkeypatch, tmp_path)
+    assert status == 1 and lines == []
+    assert err == f"dmlc run: {path}: {message}\n"
+
+
+def test_bad_enum_in_a_padding_desc(tmp_path, capsys, monkeypatch):
+    with open(os.path.join(MODELS, "padding_constant_strided.json")) as f:
+        model = json.load(f)
+    model["dispatchables"]["pad"]["desc"]["PaddingMode"] = "MIRROR"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(model))
+    status, _, _, err = run_model(path, capsys, monkeypatch, tmp_path)
+    assert status == 1
+    assert err == (f"dmlc run: {path}: dispatchables.pad.desc.PaddingMode: \"MIRROR\" is not a DML_PADDING_MODE; "
+                   "expected one of CONSTANT, EDGE, REFLECTION, SYMMETRIC, WRAP (with or without the "
+                   "DML_PADDING_MODE_ prefix)\n")
+
+
+def test_failed_dispatch_names_the_dispatchable_after_earlier_output(tmp_path, capsys, monkeypatch):
+    # Output and input in the same bytes: only executing can tell; prints before it stand.
+    model = base_model()
+    model["commands"].insert(0, {"type": "print", "resource": "A"})
+    model["commands"][1]["bindings"]["OutputTensors"] = ["A", "C"]
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model))
+    status, lines, _, err = run_model(path, capsys, monkeypatch, tmp_path)
+    assert status == 1
+    assert lines == ["Resource 'A': 1, 2, 3, 4, 5, 6"]
+    assert err.startswith(f"dmlc run: {path}: commands[1]: dispatching 'split' failed: DML_OPERATOR_SPLIT: ")
+    assert err.endswith(" (E_INVALIDARG)\n")
+
+
+def test_model_errors_exit_1_on_stderr_without_traceback(tmp_path):
+    (tmp_path / "bad.json").write_text('{"resources": {"A": {"initialValues": [1]}}, "dispatchables": {}, '
+                                       '"commands": []}')
+    r = dmlc_process("run", "bad.json", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert r.stderr == ('dmlc run: bad.json: resources.A.initialValues[0]: expected an object {"type": ..., '
+                        '"value": ...}, got 1 (a list of plain values needs an initialValuesDataType)\n')
+    r = dmlc_process("run", "missing.json", cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (1, "dmlc run: missing.json: cannot read the model: No such file or directory\n")
+
+
+# ---- Usage, help and version -----------------------------------------------------------------
+
+def test_bad_usage_exits_2(tmp_path):
+    for args, text in [(["run"], "the following arguments are required: MODEL.json"),
+                       (["frobnicate"], "invalid choice: 'frobnicate'"),
+                       (["config", "--cxxflags"], "unrecognized arguments: --cxxflags"),
+                       (["config"], "give at least one of --cflags, --libs, --includedir, --libdir")]:
+        r = dmlc_process(*args, cwd=tmp_path)
+        assert r.returncode == 2, args
+        assert r.stdout == ""
+        assert text in r.stderr and r.stderr.startswith("usage: dmlc")
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert cli.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: dmlc [-h] [--version] COMMAND ...")
+    for command in ("run", "examples", "bench", "config"):
+        assert re.search(rf"^\s+{command}\s+\S", err, re.M), command
+
+
+@pytest.mark.parametrize("command", ["run", "examples", "bench", "config"])
+def test_every_subcommand_has_help(capsys, command):
+    with pytest.raises(SystemExit) as exc:
+        cli.main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: dmlc {command} [-h]")
+    out = " ".join(out.split())
+    assert {"run": "dml_join.json, dml_split.json", "examples": "worked example",
+            "bench": "--filter TEXT", "config": "--includedir"}[command] in out
+
+
+def test_version_and_top_level_help(tmp_path):
+    r = dmlc_process("--version", cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (0, f"dmlc {dmlc.__version__}\n")
+    r = dmlc_process("--help", cwd=tmp_path)
+    assert r.returncode == 0
+    for command in ("run", "examples", "bench", "config"):
+        assert re.search(rf"^\s+{command}\s+\S", r.stdout, re.M), command
+
+
+# ---- examples, bench, config ----------------------------------------------------------------
+
+def test_examples_all_match_and_say_so(tmp_path):
+    from dmlc._examples import all_examples
+
+    count = len(all_examples())
+    r = dmlc_process("examples", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-2000:]
+    assert r.stdout.count("matches the expected output: yes") == count
+    assert "matches the expected output: NO" not in r.stdout
+    assert r.stdout.rstrip().endswith(f"{count} of {count} examples match their expected outputs")
+
+
+def test_bench_prints_the_table_and_progress(capsys, monkeypatch):
+    import dmlc.bench
+
+    # Wiring, not timing: every candidate "takes" a fixed time.
+    monkeypatch.setattr(dmlc.bench, "best_time", lambda fn: 1e-3)
+    assert cli.main(["bench", "--quick", "--filter", "join"]) == 0
+    captured = capsys.readouterr()
+    workloads = [w for w in dmlc.bench.collect(quick=True, filt="join")]
+    assert workloads
+    progress = captured.err.splitlines()
+    assert progress == [f"[{i + 1}/{len(workloads)}] {w.group} {w.label}" for i, w in enumerate(workloads)]
+    out = captured.out
+    assert out.startswith(f"dmlc {dmlc.__version__}, ")
+    for w in workloads:
+        label = f"{w.group} {w.label}"
+        assert re.search(rf"^{re.escape(label)}\s+memcpy\s+1\.000 ms", out, re.M)
+        assert re.search(rf"^{re.escape(label)}\s+dmlc\s+1\.000 ms", out, re.M)
+        assert re.search(rf"^{re.escape(label)}\s+numpy\s+1\.000 ms .* 1\.00x$", out, re.M)
+    assert "split" not in out.replace("split_join", "")  # --filter kept the splits out
+
+
+def test_config_prints_the_package_locations(tmp_path):
+    r = dmlc_process("config", "--includedir", "--libdir", cwd=tmp_path)
+    assert r.returncode == 0
+    include, libdir = r.stdout.split()
+    assert include == dmlc.get_include() and libdir == dmlc.get_library_dir()
+    assert os.path.isfile(os.path.join(include, "directml_py.h"))
+    assert os.path.isfile(dmlc.get_library_path()) and os.path.dirname(dmlc.get_library_path()) == libdir
+    r = dmlc_process("config", "--libs", "--cflags", cwd=tmp_path)
+    assert r.stdout.split() == [f"-L{libdir}", "-ldirectml_py", f"-Wl,-rpath,{libdir}", f"-I{include}"]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_config_flags_build_a_c_program_that_runs_without_library_path(tmp_path):
+    r = dmlc_process("config", "--cflags", "--libs", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    exe = tmp_path / "d2s"
+    build = subprocess.run(["cc", "-std=c99", os.path.join(C_PROGRAMS, "depth_to_space.c"),
+                            *shlex.split(r.stdout), "-o", str(exe)], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH")}
+    run = subprocess.run([str(exe)], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "DEPTH_TO_SPACE1 matches the documented output" in run.stdout
+
+
+def test_mutated_models_fail_only_with_model_errors(tmp_path, monkeypatch):
+    """Any JSON value in any place of a valid model: a ModelError or a run, never another
+    exception (which the CLI would show as a traceback)."""
+    import copy
+    import io
+    import random
+
+    from dmlc.model import Model, ModelError, parse_json
+
+    monkeypatch.chdir(tmp_path)  # writeFile targets land here
+    values = [None, True, 0, -1, 1, 2**32, 2**64 - 1, 1.5, "x", "FLOAT32", "nan", [], [1], [-1], ["a"], {}, {"a": 1},
+              [{"DataType": "FLOAT32", "Sizes": [1]}], {"DataType": "FLOAT32", "Sizes": [1]},
+              {"name": "A", "elementOffset": 2**63}, {"UInt16": 1}, {"value": 1, "valueCount": 2}, 10**30]
+
+    def places(obj, path=()):
+        yield path
+        items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+        for k, v in items:
+            yield from places(v, path + (k,))
+
+    rng = random.Random(20240611)
+    failures = runs = 0
+    for name in sorted(os.listdir(MODELS)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(MODELS, name)) as f:
+            doc = parse_json(f.read())
+        where = [p for p in places(doc) if p]
+        for _ in range(60):
+            model = copy.deepcopy(doc)
+            path = rng.choice(where)
+            parent = model
+            for k in path[:-1]:
+                parent = parent[k]
+            if isinstance(parent, dict) and rng.random() < 0.2:
+                del parent[path[-1]]
+            else:
+                parent[path[-1]] = copy.deepcopy(rng.choice(values))
+            try:
+                Model.parse(model, MODELS).run(io.StringIO())
+                runs += 1
+            except ModelError as e:
+                assert e.path or e.message.startswith("expected a JSON object")
+                failures += 1
+    assert failures > 500 and runs > 20
