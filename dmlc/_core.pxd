@@ -144,6 +144,9 @@ cdef object finish_output(cnp.ndarray result, object out)
 # Runs desc with the GIL released and raises the core's message on failure.
 cdef int execute(const DML_OPERATOR_DESC* desc, UINT nin, const DMLC_BUFFER_BINDING* ins,
                  UINT nout, const DMLC_BUFFER_BINDING* outs) except -1
+# values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
+# ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
+cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1
 # Raises the Python exception matching hr with the core's last message.
 cdef int raise_hr(HRESULT hr) except -1
 # True if the memory of a and b (as accepted by as_input/as_output) may overlap; callers

@@ -8,6 +8,8 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport uintptr_t
 
+from dmlc._args import index_of
+
 cnp.import_array()
 
 HEADER_VERSION = DMLC_VERSION
@@ -41,6 +43,40 @@ def get_num_threads():
 
 def last_error_message():
     return dmlcGetLastErrorMessage().decode("utf-8", "replace")
+
+
+cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1:
+    """values into out[0:n]: one int per axis, or one int for all of them, each minimum to
+    2**32 - 1.  per names the axes in messages ("dimension", "spatial axis")."""
+    cdef Py_ssize_t i
+    cdef object v
+    if type(values) is int or (hasattr(values, "__index__") and not isinstance(values, np.ndarray)):
+        v = values if type(values) is int else index_of(values, fname, argname)
+        if v < minimum or v > 0xFFFFFFFF:
+            raise ValueError(f"{fname}: {argname} is {v}, expected {minimum} to 4294967295")
+        for i in range(n):
+            out[i] = <UINT>v
+        return 0
+    if isinstance(values, np.ndarray):
+        values = values.tolist() if values.ndim > 0 else [values.item()] * n
+    elif type(values) is not tuple and type(values) is not list:
+        try:
+            if isinstance(values, (str, bytes)):
+                raise TypeError
+            values = list(values)
+        except TypeError:
+            raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, "
+                            f"not {type(values).__name__}") from None
+    if len(values) != n:
+        raise ValueError(f"{fname}: {argname} has {len(values)} values, expected {n} (one per {per} of x)")
+    for i in range(n):
+        v = values[i]
+        if type(v) is not int:
+            v = index_of(v, fname, f"{argname}[{i}]")
+        if v < minimum or v > 0xFFFFFFFF:
+            raise ValueError(f"{fname}: {argname}[{i}] is {v}, expected {minimum} to 4294967295")
+        out[i] = <UINT>v
+    return 0
 
 
 cdef int raise_hr(HRESULT hr) except -1:

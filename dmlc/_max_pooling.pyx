@@ -4,8 +4,7 @@ import numpy as np
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_OPERATOR_TYPE,
                          DMLC_BUFFER_BINDING, UINT, as_input, as_output, finish_output, bind, dml_type_of, execute,
-                         may_overlap)
-from dmlc._args import index_of
+                         may_overlap, uints_per_axis)
 
 cnp.import_array()
 
@@ -13,40 +12,6 @@ cdef enum:
     MAX_POOLING2 = 110
     DML_UINT32 = 3
     DML_UINT64 = 10
-
-
-cdef int _per_axis(object values, int sp, str fname, str argname, UINT minimum, UINT* out) except -1:
-    """values into out[0:sp]: one int per spatial axis, or one int for all, each minimum to 2**32 - 1."""
-    cdef Py_ssize_t i
-    cdef object v
-    if type(values) is int:  # the common spelling, without building a list
-        if values < minimum or values > 0xFFFFFFFF:
-            raise ValueError(f"{fname}: {argname} is {values}, expected {minimum} to 4294967295")
-        for i in range(sp):
-            out[i] = <UINT>values
-        return 0
-    if not isinstance(values, (tuple, list, np.ndarray, str, bytes)) and hasattr(values, "__index__"):
-        values = [values] * sp
-    elif isinstance(values, np.ndarray):
-        values = values.tolist() if values.ndim > 0 else [values.item()] * sp
-    elif type(values) is not tuple and type(values) is not list:
-        try:
-            if isinstance(values, (str, bytes)):
-                raise TypeError
-            values = list(values)
-        except TypeError:
-            raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, "
-                            f"not {type(values).__name__}") from None
-    if len(values) != sp:
-        raise ValueError(f"{fname}: {argname} has {len(values)} values, expected {sp} (one per spatial axis of x)")
-    for i in range(sp):
-        v = values[i]
-        if type(v) is not int:
-            v = index_of(v, fname, f"{argname}[{i}]")
-        if v < minimum or v > 0xFFFFFFFF:
-            raise ValueError(f"{fname}: {argname}[{i}] is {v}, expected {minimum} to 4294967295")
-        out[i] = <UINT>v
-    return 0
 
 
 def max_pool(x, window_size, strides, start_padding, end_padding, dilations, bint return_indices,
@@ -71,15 +36,15 @@ def max_pool(x, window_size, strides, start_padding, end_padding, dilations, bin
     if nd < 3 or nd > 5:
         raise ValueError(f"{fname}: x must have 3 to 5 dimensions (N, C and 1 to 3 spatial axes), got {nd}")
     sp = nd - 2
-    _per_axis(window_size, sp, fname, "window_size", 1, win)
+    uints_per_axis(window_size, sp, fname, "window_size", "spatial axis", 1, win)
     if strides is None:
         for i in range(sp):
             st[i] = win[i]
     else:
-        _per_axis(strides, sp, fname, "strides", 1, st)
-    _per_axis(0 if start_padding is None else start_padding, sp, fname, "start_padding", 0, sp0)
-    _per_axis(0 if end_padding is None else end_padding, sp, fname, "end_padding", 0, sp1)
-    _per_axis(1 if dilations is None else dilations, sp, fname, "dilations", 1, dil)
+        uints_per_axis(strides, sp, fname, "strides", "spatial axis", 1, st)
+    uints_per_axis(0 if start_padding is None else start_padding, sp, fname, "start_padding", "spatial axis", 0, sp0)
+    uints_per_axis(0 if end_padding is None else end_padding, sp, fname, "end_padding", "spatial axis", 0, sp1)
+    uints_per_axis(1 if dilations is None else dilations, sp, fname, "dilations", "spatial axis", 1, dil)
 
     # Output sizes: SPEC's floor formula, or its ceil form with ceil_mode.  The core checks
     # them again; the arithmetic here only shapes the result.

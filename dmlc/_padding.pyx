@@ -5,47 +5,13 @@ cimport numpy as cnp
 from libc.string cimport memcpy, memset
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC, DML_OPERATOR_TYPE,
                          DML_PADDING_MODE, DML_TENSOR_DATA_TYPE, UINT, as_input, as_output, finish_output, bind,
-                         dml_type_of, execute, may_overlap)
-from dmlc._args import index_of
+                         dml_type_of, execute, may_overlap, uints_per_axis)
 
 cnp.import_array()
 
 cdef enum:
     PADDING1 = 155
     CONSTANT = 0
-
-
-cdef int _widths(object pads, int nd, str fname, str argname, UINT* out) except -1:
-    """pads into out[0:nd]: one int per dimension, or one int for all, each 0 to 2**32 - 1."""
-    cdef Py_ssize_t i
-    cdef object v
-    if type(pads) is tuple or type(pads) is list:
-        pass
-    elif isinstance(pads, np.ndarray) and pads.ndim > 0:
-        pads = pads.tolist()
-    elif type(pads) is int or hasattr(pads, "__index__"):
-        v = pads if type(pads) is int else index_of(pads, fname, argname)
-        if v < 0 or v > 0xFFFFFFFF:
-            raise ValueError(f"{fname}: {argname} is {v}, expected 0 to 4294967295")
-        for i in range(nd):
-            out[i] = <UINT>v
-        return 0
-    else:
-        try:
-            pads = list(pads)
-        except TypeError:
-            raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, "
-                            f"not {type(pads).__name__}") from None
-    if len(pads) != nd:
-        raise ValueError(f"{fname}: {argname} has {len(pads)} values, expected {nd} (one per dimension of x)")
-    for i in range(nd):
-        v = pads[i]
-        if type(v) is not int:
-            v = index_of(v, fname, f"{argname}[{i}]")
-        if v < 0 or v > 0xFFFFFFFF:
-            raise ValueError(f"{fname}: {argname}[{i}] is {v}, expected 0 to 4294967295")
-        out[i] = <UINT>v
-    return 0
 
 
 def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fname):
@@ -65,8 +31,8 @@ def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fn
     cdef unsigned long long size
     if nd > 8:
         raise ValueError(f"array has {nd} dimensions; DirectML tensors have at most 8")
-    _widths(start_padding, nd, fname, "start_padding", s)
-    _widths(end_padding, nd, fname, "end_padding", e)
+    uints_per_axis(start_padding, nd, fname, "start_padding", "dimension", 0, s)
+    uints_per_axis(end_padding, nd, fname, "end_padding", "dimension", 0, e)
     bits = value_bytes(value, a.dtype)
     shape = []
     for i in range(nd):

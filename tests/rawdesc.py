@@ -52,6 +52,18 @@ class Raw:
         return b
 
 
+def create(desc):
+    """dmlcCreateOperator on desc: (hr, message).  A created operator is released; a
+    failure must leave the returned operator NULL."""
+    op = ffi.new("DMLC_OPERATOR**")
+    hr = lib.dmlcCreateOperator(desc, op)
+    if hr == 0:
+        lib.dmlcReleaseOperator(op[0])
+    else:
+        assert op[0] == ffi.NULL
+    return hr, ffi.string(lib.dmlcGetLastErrorMessage()).decode()
+
+
 def execute(desc, inputs, outputs, in_sizes=None, out_sizes=None):
     """Runs desc over NumPy arrays; returns (hr, message)."""
     raw = Raw()

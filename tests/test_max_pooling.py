@@ -504,7 +504,7 @@ ERRORS = [
     (dict(window_size=2 ** 32), ValueError, "max_pool: window_size is 4294967296, expected 1 to 4294967295"),
     (dict(window_size=2.0), TypeError, "max_pool: window_size must be an int or a sequence of ints, not float"),
     (dict(window_size="2"), TypeError, "max_pool: window_size must be an int or a sequence of ints, not str"),
-    (dict(window_size=True), TypeError, "max_pool: window_size[0] must be an int, not bool"),
+    (dict(window_size=True), TypeError, "max_pool: window_size must be an int, not bool"),
     (dict(window_size=(2, 2.5)), TypeError, "max_pool: window_size[1] must be an int, not float"),
     (dict(window_size=2, strides=0), ValueError, "max_pool: strides is 0, expected 1 to 4294967295"),
     (dict(window_size=2, strides=(1, 0)), ValueError, "max_pool: strides[1] is 0, expected 1 to 4294967295"),

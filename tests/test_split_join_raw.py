@@ -9,7 +9,7 @@ import pytest
 import dmlc
 from conftest import ALL_DTYPES, DML_TYPE, random_array
 from dmlc.ffi import E_INVALIDARG, E_OUTOFMEMORY, E_POINTER, ffi, lib
-from rawdesc import Raw, padded
+from rawdesc import Raw, create, padded
 
 SPLIT, JOIN = 62, 63
 
@@ -353,14 +353,6 @@ def make_join(mutate=None, dims=(1, 1, 6, 2), sizes=(2, 1, 3), axis=2, dtype=np.
     whole = ffi.NULL if cfg["null_out"] else raw.tensor(**cfg["out"])
     parts = None if cfg["null_parts"] else [raw.tensor(**o) for o in cfg["ins"]]
     return raw, join_desc(raw, parts, whole, cfg["axis"], cfg["count"])
-
-
-def create(desc):
-    op = ffi.new("DMLC_OPERATOR**")
-    hr = lib.dmlcCreateOperator(desc, op)
-    if hr == 0:
-        lib.dmlcReleaseOperator(op[0])
-    return hr, ffi.string(lib.dmlcGetLastErrorMessage()).decode()
 
 
 def _set(path, value):
