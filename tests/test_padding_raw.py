@@ -384,7 +384,8 @@ CASES = malformed_cases()
 
 @pytest.mark.parametrize("name,build,hr,msg", CASES, ids=[c[0] for c in CASES])
 def test_malformed_desc(name, build, hr, msg):
-    got, message = create(build(Raw()))
+    raw = Raw()  # owns the desc's memory: it must outlive the call
+    got, message = create(build(raw))
     assert got == hr, message
     assert message.startswith(msg), message
 
