@@ -30,7 +30,6 @@
 
 #define MP_SPATIAL 3     /* internal spatial dimensions: D, H, W */
 #define MP_FAST_ROWS 32  /* window rows (kd * kh in bounds) the vector path takes */
-#define MP_GROUP 8       /* outputs per vector group */
 
 typedef struct mp_dim {
     int64_t n;           /* input size */
@@ -83,7 +82,6 @@ struct mp_state {
     mp_generic_fn generic;
     mp_fast_fn fast;         /* NULL: the generic kernel does every row */
     uint64_t window_count;   /* elements per window, for the work estimate */
-    unsigned char lowest[8]; /* the type's lowest value, for padded columns of the vector path */
 };
 
 /* Window elements [t0, t1) whose coordinate start + t*d lies in [0, n). */
@@ -182,15 +180,10 @@ static inline void mp_store_index(char* idx, UINT idx_size, uint64_t v)
 #include "../dtypes.def"
 #undef DMLC_DTYPE
 
-static mp_generic_fn mp_generic_for(DML_TENSOR_DATA_TYPE type, unsigned char lowest[8])
+static mp_generic_fn mp_generic_for(DML_TENSOR_DATA_TYPE type)
 {
     switch ((int)type) {
-#define DMLC_DTYPE(NAME, VALUE, SIZE, T)         \
-    case VALUE: {                                \
-        const T low = MP_LOWEST_##NAME;          \
-        memcpy(lowest, &low, sizeof low);        \
-        return mp_generic_##NAME;                \
-    }
+#define DMLC_DTYPE(NAME, VALUE, SIZE, T) case VALUE: return mp_generic_##NAME;
 #include "../dtypes.def"
 #undef DMLC_DTYPE
     default: return NULL;
@@ -646,7 +639,7 @@ HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, cons
     st.in_c = (int64_t)in.strides[1];
     st.out_n = (int64_t)out.strides[0];
     st.out_c = (int64_t)out.strides[1];
-    st.generic = mp_generic_for(in.type, st.lowest);
+    st.generic = mp_generic_for(in.type);
 
     /* The vector path: stride 2, width up to 4, no dilation along W, unit column strides
      * (a size-1 dimension never steps), and window rows whose flat offsets fit int32. */
