@@ -491,6 +491,30 @@ DMLC_API HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc,
                                      UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                                      UINT outputCount, const DMLC_BUFFER_BINDING* outputs);
 
+/* The sizes of one output tensor, as dmlcInferOutputSizes computes them. */
+typedef struct DMLC_TENSOR_SIZES {
+    UINT DimensionCount;
+    UINT Sizes[8];
+} DMLC_TENSOR_SIZES;
+
+typedef enum DMLC_INFER_FLAGS {
+    DMLC_INFER_FLAG_NONE = 0,
+    /* Pooling: the ceil-mode output sizes, ceil((in + pads - window) / stride) + 1, which
+     * DirectML accepts beside the floor sizes (ONNX's ceil_mode). */
+    DMLC_INFER_FLAG_CEIL_MODE = 1
+} DMLC_INFER_FLAGS;
+
+/* The output sizes a desc implies, computed by the rules that dmlcCreateOperator checks,
+ * so a caller can allocate its outputs without repeating DirectML's arithmetic.  Reads the
+ * desc's input tensors and parameters only: output tensor pointers may be NULL, except
+ * SPLIT's OutputTensors, whose Sizes[Axis] are the operator's parameters (only their
+ * DimensionCount and Sizes are read).  Unlike dmlcCreateOperator it accepts input sizes of
+ * 0 (NumPy's empty arrays) and applies the same rules to them.  outputCount must equal the
+ * operator's output slots (2 for MAX_POOLING1/2: the indices get the values' sizes).
+ * flags: DMLC_INFER_FLAGS. */
+DMLC_API HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags,
+                                      UINT outputCount, DMLC_TENSOR_SIZES* outputs);
+
 /* DirectML's DMLCalcBufferTensorSize: the bytes a buffer tensor addresses, rounded up to a
  * multiple of 4.  strides may be NULL (packed row-major). */
 DMLC_API HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount,

@@ -63,7 +63,9 @@ typedef struct dmlc_tensor {
     uint64_t total_bytes;            /* the desc's TotalTensorSizeInBytes */
 } dmlc_tensor;
 
-typedef enum dmlc_tensor_role { DMLC_INPUT = 0, DMLC_OUTPUT = 1 } dmlc_tensor_role;
+/* DMLC_INPUT_MAY_BE_EMPTY: an input read only for its sizes (dmlcInferOutputSizes), which
+ * may be 0 as in NumPy's empty arrays. */
+typedef enum dmlc_tensor_role { DMLC_INPUT = 0, DMLC_OUTPUT = 1, DMLC_INPUT_MAY_BE_EMPTY = 2 } dmlc_tensor_role;
 
 /* Validates one DML_TENSOR_DESC (SPEC section 3) and normalises it into *t.
  * who: operator name for messages; field: "InputTensor", "OutputTensors[2]", ... */
@@ -83,6 +85,36 @@ HRESULT dmlc_tensor_same_rank(const dmlc_tensor* a, const char* a_field, const d
  * The explanation is formatted only on failure. */
 HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const char* field, UINT dim,
                                 uint64_t expected, const char* why_fmt, ...) DMLC_PRINTF(6, 7);
+
+/* ---- Output sizes: one rule, two uses ---------------------------------------------------
+ * Each operator family validates its inputs and parameters once and states every output
+ * size through dmlc_shape_expect.  When an operator is created (check mode) that checks
+ * the desc's output tensors, with a message explaining the expected value; for
+ * dmlcInferOutputSizes (infer mode) it records the sizes instead.  So the arithmetic of a
+ * rule lives in one place, and callers never repeat it. */
+typedef struct dmlc_shapes {
+    const char* who;
+    UINT flags;                   /* DMLC_INFER_FLAGS */
+    UINT count;                   /* output slots */
+    const dmlc_tensor* outputs;   /* check mode: the validated outputs (present 0: absent) */
+    DMLC_TENSOR_SIZES* sizes;     /* infer mode: where the sizes go */
+} dmlc_shapes;
+
+static inline int dmlc_shapes_infer(const dmlc_shapes* sh) { return sh->outputs == NULL; }
+/* The role of input tensors for this use: empty inputs are allowed when inferring. */
+static inline dmlc_tensor_role dmlc_shapes_input_role(const dmlc_shapes* sh)
+{
+    return dmlc_shapes_infer(sh) ? DMLC_INPUT_MAY_BE_EMPTY : DMLC_INPUT;
+}
+/* Infer mode: checks the caller's outputCount against the operator's slots. */
+HRESULT dmlc_shapes_count(dmlc_shapes* sh, UINT slots);
+/* Infer mode: output slot gets ndim dimensions (check mode: a no-op; ranks are checked
+ * with dmlc_tensor_same_rank). */
+void dmlc_shape_rank(dmlc_shapes* sh, UINT slot, UINT ndim);
+/* Output slot's Sizes[dim] is `expected`, explained by why_fmt on a mismatch (check mode)
+ * or when it does not fit a UINT (infer mode).  field: "OutputTensor", ... */
+HRESULT dmlc_shape_expect(dmlc_shapes* sh, UINT slot, const char* field, UINT dim, uint64_t expected,
+                          const char* why_fmt, ...) DMLC_PRINTF(6, 7);
 
 /* ---- The operator object -------------------------------------------------------------- */
 typedef struct DMLC_OPERATOR DMLC_OPERATOR_T;
@@ -108,11 +140,16 @@ struct DMLC_OPERATOR {
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
                                      UINT output_count, size_t state_size);
 
-/* Create functions named in ops.def: validate desc (already non-NULL) and build *op. */
+/* Each family named in ops.def has two entry points, both given a non-NULL desc:
+ *   dmlc_create_<family>: validates the desc and builds *op;
+ *   dmlc_infer_<family>:  validates inputs and parameters and fills sh (infer mode). */
 typedef HRESULT (*dmlc_create_fn)(DML_OPERATOR_TYPE type, const char* name, const void* desc,
                                   DMLC_OPERATOR_T** op);
-#define DMLC_OP(name, value, create) \
-    HRESULT create(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op);
+typedef HRESULT (*dmlc_infer_fn)(DML_OPERATOR_TYPE type, const char* name, const void* desc, dmlc_shapes* sh);
+#define DMLC_OP(name, value, family)                                                                     \
+    HRESULT dmlc_create_##family(DML_OPERATOR_TYPE type, const char* opname, const void* desc,        \
+                                 DMLC_OPERATOR_T** op);                                                  \
+    HRESULT dmlc_infer_##family(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh);
 #include "ops.def"
 #undef DMLC_OP
 

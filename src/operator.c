@@ -53,14 +53,39 @@ const char* dmlc_operator_type_name(DML_OPERATOR_TYPE type)
     return g_type_names[type];
 }
 
-static dmlc_create_fn find_create(DML_OPERATOR_TYPE type)
+typedef struct dmlc_family {
+    dmlc_create_fn create;
+    dmlc_infer_fn infer;
+} dmlc_family;
+
+static dmlc_family find_family(DML_OPERATOR_TYPE type)
 {
+    dmlc_family f = {NULL, NULL};
     switch ((int)type) {
-#define DMLC_OP(name, value, create) case value: return create;
+#define DMLC_OP(name, value, family)     \
+    case value:                          \
+        f.create = dmlc_create_##family; \
+        f.infer = dmlc_infer_##family;   \
+        break;
 #include "ops.def"
 #undef DMLC_OP
-    default: return NULL;
+    default: break;
     }
+    return f;
+}
+
+/* The operator's name and family for a desc, or a failure naming what is wrong. */
+static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, const char** name, dmlc_family* family)
+{
+    if (!desc) return dmlc_fail(E_POINTER, who, "desc is NULL");
+    *name = dmlc_operator_type_name(desc->Type);
+    if (!*name || desc->Type == DML_OPERATOR_INVALID)
+        return dmlc_fail(E_INVALIDARG, who, "desc->Type is %d, which is not a DML_OPERATOR_TYPE", (int)desc->Type);
+    *family = find_family(desc->Type);
+    if (!family->create)
+        return dmlc_fail(E_NOTIMPL, *name, "%s (%d) is not implemented by dmlc", *name, (int)desc->Type);
+    if (!desc->Desc) return dmlc_fail(E_POINTER, *name, "desc->Desc is NULL");
+    return S_OK;
 }
 
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
@@ -93,26 +118,40 @@ DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, U
 
 HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
 {
-    static const char who[] = "dmlcCreateOperator";
-    const char* name;
-    dmlc_create_fn create;
+    const char* name = NULL;
+    dmlc_family family = {NULL, NULL};
     HRESULT hr;
-    if (!op) return dmlc_fail(E_POINTER, who, "op is NULL");
+    if (!op) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "op is NULL");
     *op = NULL;
-    if (!desc) return dmlc_fail(E_POINTER, who, "desc is NULL");
-    name = dmlc_operator_type_name(desc->Type);
-    if (!name || desc->Type == DML_OPERATOR_INVALID)
-        return dmlc_fail(E_INVALIDARG, who, "desc->Type is %d, which is not a DML_OPERATOR_TYPE", (int)desc->Type);
-    create = find_create(desc->Type);
-    if (!create)
-        return dmlc_fail(E_NOTIMPL, name, "%s (%d) is not implemented by dmlc", name, (int)desc->Type);
-    if (!desc->Desc) return dmlc_fail(E_POINTER, name, "desc->Desc is NULL");
-    hr = create(desc->Type, name, desc->Desc, op);
+    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family))) return hr;
+    hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {
         free(*op);
         *op = NULL;
         return hr;
     }
+    dmlc_clear_error();
+    return S_OK;
+}
+
+HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT outputCount, DMLC_TENSOR_SIZES* outputs)
+{
+    static const char who[] = "dmlcInferOutputSizes";
+    const char* name = NULL;
+    dmlc_family family = {NULL, NULL};
+    dmlc_shapes sh;
+    HRESULT hr;
+    if (FAILED(hr = lookup(who, desc, &name, &family))) return hr;
+    if (flags & ~(UINT)DMLC_INFER_FLAG_CEIL_MODE)
+        return dmlc_fail(E_INVALIDARG, who, "flags is 0x%x, expected a combination of DMLC_INFER_FLAGS (0x%x)", flags,
+                         (UINT)DMLC_INFER_FLAG_CEIL_MODE);
+    if (outputCount && !outputs) return dmlc_fail(E_POINTER, who, "outputs is NULL");
+    sh.who = name;
+    sh.flags = flags;
+    sh.count = outputCount;
+    sh.outputs = NULL;
+    sh.sizes = outputs;
+    if (FAILED(hr = family.infer(desc->Type, name, desc->Desc, &sh))) return hr;
     dmlc_clear_error();
     return S_OK;
 }

@@ -100,7 +100,7 @@ HRESULT dmlc_tensor_init(dmlc_tensor* t, const DML_TENSOR_DESC* desc, const char
     t->type = b->DataType;
     t->ndim = b->DimensionCount;
     for (UINT i = 0; i < t->ndim; ++i) {
-        if (b->Sizes[i] == 0) return dmlc_fail(E_INVALIDARG, who, "%s.Sizes[%u] is 0; sizes must be at least 1", field, i);
+        if (b->Sizes[i] == 0 && role != DMLC_INPUT_MAY_BE_EMPTY) return dmlc_fail(E_INVALIDARG, who, "%s.Sizes[%u] is 0; sizes must be at least 1", field, i);
         t->sizes[i] = b->Sizes[i];
     }
     if (b->Strides) {
@@ -155,4 +155,40 @@ HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const cha
     va_end(ap);
     return dmlc_fail(E_INVALIDARG, who, "%s.Sizes[%u] is %u, expected %llu (%s)", field, dim, t->sizes[dim],
                      (unsigned long long)expected, why);
+}
+
+/* ---- Output sizes ---------------------------------------------------------------------- */
+HRESULT dmlc_shapes_count(dmlc_shapes* sh, UINT slots)
+{
+    if (!dmlc_shapes_infer(sh) || sh->count == slots) return S_OK;
+    return dmlc_fail(E_INVALIDARG, sh->who, "outputCount is %u, expected %u", sh->count, slots);
+}
+
+void dmlc_shape_rank(dmlc_shapes* sh, UINT slot, UINT ndim)
+{
+    if (dmlc_shapes_infer(sh)) sh->sizes[slot].DimensionCount = ndim;
+}
+
+HRESULT dmlc_shape_expect(dmlc_shapes* sh, UINT slot, const char* field, UINT dim, uint64_t expected,
+                          const char* why_fmt, ...)
+{
+    char why[256];
+    va_list ap;
+    if (dmlc_shapes_infer(sh)) {
+        if (expected <= UINT32_MAX) {
+            sh->sizes[slot].Sizes[dim] = (UINT)expected;
+            return S_OK;
+        }
+    } else {
+        const dmlc_tensor* t = &sh->outputs[slot];
+        if (!t->present || t->sizes[dim] == expected) return S_OK;
+    }
+    va_start(ap, why_fmt);
+    vsnprintf(why, sizeof why, why_fmt, ap);
+    va_end(ap);
+    if (dmlc_shapes_infer(sh))
+        return dmlc_fail(E_INVALIDARG, sh->who, "%s.Sizes[%u] would be %llu (%s), more than a tensor size can hold "
+                         "(4294967295)", field, dim, (unsigned long long)expected, why);
+    return dmlc_fail(E_INVALIDARG, sh->who, "%s.Sizes[%u] is %u, expected %llu (%s)", field, dim,
+                     sh->outputs[slot].sizes[dim], (unsigned long long)expected, why);
 }
