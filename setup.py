@@ -102,10 +102,10 @@ extensions = [
     Extension(
         "dmlc." + os.path.splitext(os.path.basename(pyx))[0],
         [pyx],
-        include_dirs=["include", numpy.get_include()],
+        include_dirs=["include", "src", numpy.get_include()],  # src: _core reads dtypes.def
         libraries=["directml_py"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        depends=["include/directml_py.h", "dmlc/_core.pxd"],
+        depends=["include/directml_py.h", "dmlc/_core.pxd", "src/dtypes.def"],
         **rpath_args,
     )
     for pyx in sorted(glob.glob("dmlc/*.pyx"))

@@ -13,12 +13,20 @@ cdef extern from "directml_py.h" nogil:
 
     ctypedef enum DML_TENSOR_DATA_TYPE:
         DML_TENSOR_DATA_TYPE_UNKNOWN
+        DML_TENSOR_DATA_TYPE_UINT32
+        DML_TENSOR_DATA_TYPE_UINT64
     ctypedef enum DML_TENSOR_TYPE:
         DML_TENSOR_TYPE_BUFFER
     ctypedef enum DML_TENSOR_FLAGS:
         DML_TENSOR_FLAG_NONE
     ctypedef enum DML_OPERATOR_TYPE:
         DML_OPERATOR_INVALID
+        DML_OPERATOR_DEPTH_TO_SPACE1
+        DML_OPERATOR_SPACE_TO_DEPTH1
+        DML_OPERATOR_PADDING1
+        DML_OPERATOR_SPLIT
+        DML_OPERATOR_JOIN
+        DML_OPERATOR_MAX_POOLING2
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -107,13 +115,29 @@ cdef extern from "directml_py.h" nogil:
     ctypedef struct DMLC_OPERATOR:
         pass
 
+    ctypedef struct DMLC_TENSOR_SIZES:
+        UINT DimensionCount
+        UINT Sizes[8]
+    ctypedef enum DMLC_INFER_FLAGS:
+        DMLC_INFER_FLAG_NONE
+        DMLC_INFER_FLAG_CEIL_MODE
+
     int DMLC_VERSION
+    int DMLC_VERSION_MAJOR
+    int DMLC_VERSION_MINOR
+    int DMLC_VERSION_PATCH
+    HRESULT S_OK
+    HRESULT E_NOTIMPL
+    HRESULT E_POINTER
+    HRESULT E_INVALIDARG
+    HRESULT E_OUTOFMEMORY
     HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                         UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
     void dmlcReleaseOperator(DMLC_OPERATOR* op)
     HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                                 UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
+    HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT outputCount, DMLC_TENSOR_SIZES* outputs)
     HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount, const UINT* sizes,
                                      const UINT* strides, UINT64* sizeInBytes)
     const char* dmlcGetLastErrorMessage()
@@ -144,6 +168,16 @@ cdef object finish_output(cnp.ndarray result, object out)
 # Runs desc with the GIL released and raises the core's message on failure.
 cdef int execute(const DML_OPERATOR_DESC* desc, UINT nin, const DMLC_BUFFER_BINDING* ins,
                  UINT nout, const DMLC_BUFFER_BINDING* outs) except -1
+# The shape of output `slot` of desc (of nslots), as the core infers it (dmlcInferOutputSizes).
+cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, UINT slot)
+# The ending every single-input operator shares.  desc's input is x (bound to tin here);
+# its output tensor fields are slots[0..nslots) (slots[1] may be NULL: no second output).
+# Output shapes come from the core (flags: DMLC_INFER_FLAGS); outputs are out0/out1 or
+# new arrays of x's dtype / dtype1 (dtype1 None: slot 1 stays unbound).  Returns the
+# result, or the pair of results with dtype1.
+cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
+                      UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
+                      const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*)
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1

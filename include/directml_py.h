@@ -509,7 +509,8 @@ typedef enum DMLC_INFER_FLAGS {
  * desc's input tensors and parameters only: output tensor pointers may be NULL, except
  * SPLIT's OutputTensors, whose Sizes[Axis] are the operator's parameters (only their
  * DimensionCount and Sizes are read).  Unlike dmlcCreateOperator it accepts input sizes of
- * 0 (NumPy's empty arrays) and applies the same rules to them.  outputCount must equal the
+ * 0 (NumPy's empty arrays), applying the same rules to them, and ignores the inputs'
+ * TotalTensorSizeInBytes (nothing is bound).  outputCount must equal the
  * operator's output slots (2 for MAX_POOLING1/2: the indices get the values' sizes).
  * flags: DMLC_INFER_FLAGS. */
 DMLC_API HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags,

@@ -63,8 +63,8 @@ typedef struct dmlc_tensor {
     uint64_t total_bytes;            /* the desc's TotalTensorSizeInBytes */
 } dmlc_tensor;
 
-/* DMLC_INPUT_MAY_BE_EMPTY: an input read only for its sizes (dmlcInferOutputSizes), which
- * may be 0 as in NumPy's empty arrays. */
+/* DMLC_INPUT_MAY_BE_EMPTY: an input read only for its sizes (dmlcInferOutputSizes): they
+ * may be 0, as in NumPy's empty arrays, and TotalTensorSizeInBytes is not checked. */
 typedef enum dmlc_tensor_role { DMLC_INPUT = 0, DMLC_OUTPUT = 1, DMLC_INPUT_MAY_BE_EMPTY = 2 } dmlc_tensor_role;
 
 /* Validates one DML_TENSOR_DESC (SPEC section 3) and normalises it into *t.

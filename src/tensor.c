@@ -119,7 +119,7 @@ HRESULT dmlc_tensor_init(dmlc_tensor* t, const DML_TENSOR_DESC* desc, const char
         for (UINT i = t->ndim; i-- > 0;) { t->strides[i] = s; s *= t->sizes[i]; }
     }
     required = round_up4(t->extent);
-    if (b->TotalTensorSizeInBytes < required)
+    if (b->TotalTensorSizeInBytes < required && role != DMLC_INPUT_MAY_BE_EMPTY)
         return dmlc_fail(E_INVALIDARG, who, "%s.TotalTensorSizeInBytes is %llu, expected at least %llu "
                          "(DMLCalcBufferTensorSize)", field, (unsigned long long)b->TotalTensorSizeInBytes,
                          (unsigned long long)required);

@@ -207,7 +207,7 @@ X = np.zeros((1, 8, 2, 2), np.float32)
 
 
 @pytest.mark.parametrize("block,exc,msg", [
-    (0, ValueError, "depth_to_space: block_size is 0, expected at least 1"),
+    (0, ValueError, "depth_to_space: block_size is 0, expected 1 to 4294967295"),
     (-2, ValueError, "block_size is -2"),
     (2 ** 40, ValueError, "block_size is 1099511627776"),
     (1.5, TypeError, "block_size must be an int, not float"),
@@ -232,10 +232,26 @@ def test_bad_order(order, exc, msg):
 
 
 def test_bad_shapes():
-    with pytest.raises(ValueError, match=r"depth_to_space: x.shape\[1\] is 8, not divisible by block_size \* block_size \(9\)"):
+    # Shape rules are the core's (SPEC section 5: the same message as the C core).
+    with pytest.raises(ValueError, match=r"DML_OPERATOR_DEPTH_TO_SPACE1: InputTensor.Sizes\[1\] is 8, not divisible by "
+                                         r"BlockSize \* BlockSize \(9\)"):
         dmlc.depth_to_space(X, 3)
-    with pytest.raises(ValueError, match=r"space_to_depth: x.shape\[2:\] is \(2, 2\), not divisible by block_size 3"):
+    with pytest.raises(ValueError, match=r"DML_OPERATOR_SPACE_TO_DEPTH1: InputTensor.Sizes\[2\] is 2, not divisible by "
+                                         r"BlockSize 3"):
         dmlc.space_to_depth(X, 3)
+
+
+def test_huge_block_sizes_are_reported_exactly():
+    # block_size**2 does not fit 32 bits: the message shows it whole, not wrapped.
+    with pytest.raises(ValueError, match=r"InputTensor.Sizes\[1\] is 8, not divisible by BlockSize \* BlockSize "
+                                         r"\(18446744065119617025\)"):
+        dmlc.depth_to_space(X, 2 ** 32 - 1)
+    # A broadcast view costs no memory, but its output would need 2**32 channels: refused by
+    # the 32-bit size rule before anything is allocated (not a MemoryError).
+    x = np.broadcast_to(np.zeros((1, 1, 1, 1), np.float32), (1, 1, 2 ** 17, 2 ** 17))
+    with pytest.raises(ValueError, match=r"OutputTensor.Sizes\[1\] would be 4294967296 \(InputTensor.Sizes\[1\] 1 \* "
+                                         r"BlockSize 65536 \* BlockSize 65536\), more than a tensor size can hold"):
+        dmlc.space_to_depth(x, 2 ** 16)
     with pytest.raises(ValueError, match="depth_to_space: x must have 4 dimensions \\(N, C, H, W\\), got 3"):
         dmlc.depth_to_space(X[0], 2)
 

@@ -515,11 +515,11 @@ ERRORS = [
     (dict(window_size=2, end_padding=None, start_padding=[1, None]), TypeError,
      "max_pool: start_padding[1] must be an int, not NoneType"),
     (dict(window_size=7), ValueError,
-     "max_pool: the dilated window (window_size[0] 7 - 1) * dilations[0] 1 + 1 = 7 is larger than the padded "
-     "input x.shape[2] 6 + start_padding[0] 0 + end_padding[0] 0 = 6"),
+     "DML_OPERATOR_MAX_POOLING2: the dilated window (WindowSize[0] 7 - 1) * Dilations[0] 1 + 1 = 7 is larger "
+     "than the padded input InputTensor.Sizes[2] 6 + StartPadding[0] 0 + EndPadding[0] 0 = 6"),
     (dict(window_size=3, dilations=(1, 3)), ValueError,
-     "max_pool: the dilated window (window_size[1] 3 - 1) * dilations[1] 3 + 1 = 7 is larger than the padded "
-     "input x.shape[3] 6 + start_padding[1] 0 + end_padding[1] 0 = 6"),
+     "DML_OPERATOR_MAX_POOLING2: the dilated window (WindowSize[1] 3 - 1) * Dilations[1] 3 + 1 = 7 is larger "
+     "than the padded input InputTensor.Sizes[3] 6 + StartPadding[1] 0 + EndPadding[1] 0 = 6"),
     (dict(x=np.zeros((1, 1, 0, 4)), window_size=1), ValueError, "max_pool: x.shape[2] is 0; a spatial axis must not be empty"),
     (dict(window_size=2, indices_dtype="int64", return_indices=True), ValueError,
      "max_pool: indices_dtype is int64, expected uint32 or uint64"),

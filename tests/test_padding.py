@@ -432,9 +432,9 @@ def test_bad_paddings(start, end, exc, msg):
 
 
 def test_bad_sizes_dtypes_and_out():
-    with pytest.raises(ValueError, match=r"pad: dimension 0 would have size 4294967297 \(x.shape\[0\] 2 \+ "
-                                         r"start_padding\[0\] 4294967295 \+ end_padding\[0\] 0\); DirectML sizes "
-                                         r"are 32-bit"):
+    with pytest.raises(ValueError, match=r"DML_OPERATOR_PADDING1: InputTensor.Sizes\[0\] 2 \+ StartPadding\[0\] "
+                                         r"4294967295 \+ EndPadding\[0\] 0 is 4294967297, more than a tensor size "
+                                         r"can hold"):
         dmlc.pad(np.zeros(2, np.uint8), 2 ** 32 - 1, 0)
     with pytest.raises(ValueError, match="array has 9 dimensions; DirectML tensors have at most 8"):
         dmlc.pad(np.zeros((1,) * 9, np.uint8), 1, 1)
