@@ -19,6 +19,17 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext as _build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header_version():
+    """The version, as directml_py.h's DMLC_VERSION_MAJOR/MINOR/PATCH write it (its one home)."""
+    import re
+    with open(os.path.join(HERE, "include", "directml_py.h"), encoding="utf-8") as f:
+        text = f.read()
+    parts = [re.search(rf"#define DMLC_VERSION_{p} (\d+)", text).group(1) for p in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(parts)
+
+
 CORE_SOURCES = sorted(glob.glob("src/*.c") + glob.glob("src/ops/*.c") + glob.glob("src/kernels/*.c"))
 CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/*.inc") + ["include/directml_py.h"])
 
@@ -112,7 +123,8 @@ extensions = [
 ]
 
 setup(
+    version=header_version(),
     ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
     cmdclass={"build_ext": build_ext},
-    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "models/*.json", "models/*.md"], "dmlc.include": ["directml_py.h"]},
+    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "py.typed", "models/*.json", "models/*.md"], "dmlc.include": ["directml_py.h"]},
 )

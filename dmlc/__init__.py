@@ -6,9 +6,18 @@ of the C header and library for C/C++ builds (``get_include``, ``get_library_pat
 """
 import os as _os
 
-from dmlc import _core
+try:
+    from dmlc import _core
+except ImportError as _e:  # pragma: no cover - exercised in a subprocess by the tests
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    if not any(f.startswith("_core.") and f.endswith((".so", ".pyd")) for f in _os.listdir(_here)):
+        raise ImportError(
+            f"dmlc is imported from an unbuilt source tree ({_here}): its compiled modules are missing. "
+            f"Install it (pip install .) and run from another directory, or build it in place "
+            f"(python setup.py build_ext --inplace).") from None
+    raise
 
-__version__ = "0.1.0"
+__version__ = _core.VERSION  # from directml_py.h's DMLC_VERSION_*, the one place it is written
 
 if _core.library_version() != _core.HEADER_VERSION:
     v = _core.library_version()
@@ -26,17 +35,17 @@ from dmlc.split_join import join, split  # noqa: E402
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
 
-def get_include():
+def get_include() -> str:
     """The directory holding ``directml_py.h`` (pass it to the compiler with ``-I``)."""
     return _os.path.join(_HERE, "include")
 
 
-def get_library_dir():
+def get_library_dir() -> str:
     """The directory holding the shared library ``libdirectml_py``."""
     return _HERE
 
 
-def get_library_path():
+def get_library_path() -> str:
     """The path of the shared library ``libdirectml_py`` (for ctypes, cffi and linkers)."""
     for name in ("libdirectml_py.so", "libdirectml_py.dylib", "directml_py.dll"):
         path = _os.path.join(_HERE, name)

@@ -30,6 +30,30 @@ cdef extern from *:
     const dmlc_dtype_row* dmlc_dtype_rows
     int DMLC_DTYPE_COUNT
 
+# The operators the core implements, src/ops.def compiled in.
+cdef extern from *:
+    """
+    typedef struct dmlc_op_row { const char* name; int value; const char* family; } dmlc_op_row;
+    static const dmlc_op_row dmlc_op_rows[] = {
+    #define DMLC_OP(NAME, VALUE, FAMILY) {#NAME, VALUE, #FAMILY},
+    #include "ops.def"
+    #undef DMLC_OP
+    };
+    #define DMLC_OP_COUNT ((int)(sizeof dmlc_op_rows / sizeof dmlc_op_rows[0]))
+    """
+    ctypedef struct dmlc_op_row:
+        const char* name
+        int value
+        const char* family
+    const dmlc_op_row* dmlc_op_rows
+    int DMLC_OP_COUNT
+
+#: The implemented operators: (name without DML_OPERATOR_, DML_OPERATOR_TYPE value, family).
+OPERATORS = tuple((dmlc_op_rows[i].name.decode(), dmlc_op_rows[i].value, dmlc_op_rows[i].family.decode())
+                  for i in range(DMLC_OP_COUNT))
+#: The operator families (src/ops/<family>.c), in ops.def's order.
+FAMILIES = tuple(dict.fromkeys(family for _, _, family in OPERATORS))
+
 HEADER_VERSION = DMLC_VERSION
 VERSION = f"{DMLC_VERSION_MAJOR}.{DMLC_VERSION_MINOR}.{DMLC_VERSION_PATCH}"
 

@@ -1,22 +1,21 @@
 """dmlc.depth_to_space and dmlc.space_to_depth (DirectML DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1)."""
+from typing import Optional, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
 from dmlc._depth_space import depth_space as _depth_space
-from dmlc._enums import DepthSpaceOrder, parse_enum
+from dmlc._enums import DepthSpaceOrder, enum_value
 
-
-# Fast path for the common spellings; parse_enum handles the rest and the errors.
-_ORDERS = {m.name.lower(): int(m) for m in DepthSpaceOrder}
-_ORDERS.update({m: int(m) for m in DepthSpaceOrder})
+__all__ = ["depth_to_space", "space_to_depth"]
 
 
 def _order(order, fname):
-    if type(order) is str or type(order) is DepthSpaceOrder:
-        o = _ORDERS.get(order)
-        if o is not None:
-            return o
-    return int(parse_enum(order, DepthSpaceOrder, fname, "order"))
+    return enum_value(order, DepthSpaceOrder, fname, "order")
 
 
-def depth_to_space(x, block_size, *, order="depth_column_row", out=None):
+def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
+                   out: Optional[np.ndarray] = None) -> np.ndarray:
     """Move blocks of channels into space (DirectML DEPTH_TO_SPACE1).
 
     Parameters
@@ -48,7 +47,8 @@ def depth_to_space(x, block_size, *, order="depth_column_row", out=None):
     return _depth_space(x, block_size, _order(order, "depth_to_space"), True, out, "depth_to_space")
 
 
-def space_to_depth(x, block_size, *, order="depth_column_row", out=None):
+def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
+                   out: Optional[np.ndarray] = None) -> np.ndarray:
     """Move blocks of space into channels (DirectML SPACE_TO_DEPTH1), the inverse of
     :func:`depth_to_space` with the same ``order``.
 

@@ -27,20 +27,17 @@ import time
 
 import numpy as np
 
-from dmlc.ffi import E_INVALIDARG, E_NOTIMPL, E_OUTOFMEMORY, E_POINTER, ffi, last_error, lib
+from dmlc._core import DTYPES as _CORE_DTYPES
+from dmlc._core import HRESULTS
+from dmlc.ffi import ffi, last_error, lib
 
-# DML_TENSOR_DATA_TYPE name (without prefix) -> NumPy dtype.
-DTYPES = {
-    "FLOAT32": np.dtype("<f4"), "FLOAT16": np.dtype("<f2"), "FLOAT64": np.dtype("<f8"),
-    "UINT8": np.dtype("u1"), "UINT16": np.dtype("<u2"), "UINT32": np.dtype("<u4"), "UINT64": np.dtype("<u8"),
-    "INT8": np.dtype("i1"), "INT16": np.dtype("<i2"), "INT32": np.dtype("<i4"), "INT64": np.dtype("<i8"),
-}
+# DML_TENSOR_DATA_TYPE name (without prefix) -> NumPy dtype (little-endian, as DirectML's buffers).
+DTYPES = {name: dt.newbyteorder("<") for name, _, dt in _CORE_DTYPES}
 
 # Tensor fields that may be left out of a desc (DirectML marks them _Maybenull_).
 OPTIONAL_TENSORS = {"OutputIndicesTensor"}
 
-HRESULT_NAMES = {E_INVALIDARG: "E_INVALIDARG", E_NOTIMPL: "E_NOTIMPL", E_POINTER: "E_POINTER",
-                 E_OUTOFMEMORY: "E_OUTOFMEMORY"}
+HRESULT_NAMES = {value: name for name, value in HRESULTS.items() if value}
 
 
 class ModelError(Exception):

@@ -1,8 +1,15 @@
 """dmlc.split and dmlc.join (DirectML SPLIT / JOIN)."""
+from typing import List, Optional, Sequence, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
 import operator
 
 from dmlc import _split_join
 from dmlc._args import index_of
+
+__all__ = ["split", "join"]
 
 
 def _sections_or_sizes(value, fname):
@@ -21,7 +28,8 @@ def _sections_or_sizes(value, fname):
     return None, [index_of(v, fname, f"sizes[{i}]") for i, v in enumerate(items)]
 
 
-def split(x, sections_or_sizes, axis, *, out=None):
+def split(x: ArrayLike, sections_or_sizes: Union[int, Sequence[int]], axis: int, *,
+          out: Optional[Sequence[np.ndarray]] = None) -> List[np.ndarray]:
     """Split an array into parts along an axis (DirectML SPLIT).
 
     Parameters
@@ -62,7 +70,7 @@ def split(x, sections_or_sizes, axis, *, out=None):
     return _split_join.split(x, sections, sizes, index_of(axis, "split", "axis"), out, "split")
 
 
-def join(arrays, axis, *, out=None):
+def join(arrays: Sequence[ArrayLike], axis: int, *, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Join arrays along an axis (DirectML JOIN), the inverse of :func:`split`.
 
     Parameters
