@@ -1,98 +1,25 @@
 """The C ABI: struct layouts against directml.h's (via ctypes and cffi), enum values,
-exported symbols, and raw DML_*_OPERATOR_DESC structs driven through ctypes and cffi."""
+exported symbols, and what raw descs of every operator share (unimplemented types, the
+thread-local error message).  Each operator family's raw descs are in its test_*_raw.py."""
 import ctypes
 import os
 import re
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 import dmlc
-from conftest import child_env
 from dmlc.ffi import ffi, lib
-
-# ---- directml.h's layout, transcribed with ctypes -------------------------------------
-UINT = ctypes.c_uint32
-PUINT = ctypes.POINTER(UINT)
-
-
-class DML_BUFFER_TENSOR_DESC(ctypes.Structure):
-    _fields_ = [("DataType", ctypes.c_int), ("Flags", ctypes.c_int), ("DimensionCount", UINT),
-                ("Sizes", PUINT), ("Strides", PUINT), ("TotalTensorSizeInBytes", ctypes.c_uint64),
-                ("GuaranteedBaseOffsetAlignment", UINT)]
-
-
-class DML_TENSOR_DESC(ctypes.Structure):
-    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
-
-
-class DML_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
-
-
-PT = ctypes.POINTER(DML_TENSOR_DESC)
-
-
-class DML_SCALAR_UNION(ctypes.Union):
-    _fields_ = [("Bytes", ctypes.c_uint8 * 8), ("Int8", ctypes.c_int8), ("UInt8", ctypes.c_uint8),
-                ("Int16", ctypes.c_int16), ("UInt16", ctypes.c_uint16), ("Int32", ctypes.c_int32),
-                ("UInt32", ctypes.c_uint32), ("Int64", ctypes.c_int64), ("UInt64", ctypes.c_uint64),
-                ("Float32", ctypes.c_float), ("Float64", ctypes.c_double)]
-
-
-def _struct(name, fields):
-    return type(name, (ctypes.Structure,), {"_fields_": fields})
-
-
-STRUCTS = {
-    "DML_BUFFER_TENSOR_DESC": DML_BUFFER_TENSOR_DESC,
-    "DML_TENSOR_DESC": DML_TENSOR_DESC,
-    "DML_OPERATOR_DESC": DML_OPERATOR_DESC,
-    "DML_SCALAR_UNION": DML_SCALAR_UNION,
-    "DML_SPACE_TO_DEPTH_OPERATOR_DESC": _struct("S2D", [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT)]),
-    "DML_DEPTH_TO_SPACE_OPERATOR_DESC": _struct("D2S", [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT)]),
-    "DML_SPACE_TO_DEPTH1_OPERATOR_DESC": _struct("S2D1", [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT),
-                                                          ("Order", ctypes.c_int)]),
-    "DML_DEPTH_TO_SPACE1_OPERATOR_DESC": _struct("D2S1", [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT),
-                                                          ("Order", ctypes.c_int)]),
-    "DML_PADDING_OPERATOR_DESC": _struct("PAD", [("InputTensor", PT), ("OutputTensor", PT), ("PaddingMode", ctypes.c_int),
-                                                 ("PaddingValue", ctypes.c_float), ("DimensionCount", UINT),
-                                                 ("StartPadding", PUINT), ("EndPadding", PUINT)]),
-    "DML_PADDING1_OPERATOR_DESC": _struct("PAD1", [("InputTensor", PT), ("OutputTensor", PT), ("PaddingMode", ctypes.c_int),
-                                                   ("PaddingValueDataType", ctypes.c_int),
-                                                   ("PaddingValue", DML_SCALAR_UNION), ("DimensionCount", UINT),
-                                                   ("StartPadding", PUINT), ("EndPadding", PUINT)]),
-    "DML_SPLIT_OPERATOR_DESC": _struct("SPLIT", [("InputTensor", PT), ("OutputCount", UINT), ("OutputTensors", PT),
-                                                 ("Axis", UINT)]),
-    "DML_JOIN_OPERATOR_DESC": _struct("JOIN", [("InputCount", UINT), ("InputTensors", PT), ("OutputTensor", PT),
-                                               ("Axis", UINT)]),
-    "DML_MAX_POOLING_OPERATOR_DESC": _struct("MP", [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT),
-                                                    ("Strides", PUINT), ("WindowSize", PUINT), ("StartPadding", PUINT),
-                                                    ("EndPadding", PUINT)]),
-    "DML_MAX_POOLING1_OPERATOR_DESC": _struct("MP1", [("InputTensor", PT), ("OutputTensor", PT),
-                                                      ("OutputIndicesTensor", PT), ("DimensionCount", UINT),
-                                                      ("Strides", PUINT), ("WindowSize", PUINT),
-                                                      ("StartPadding", PUINT), ("EndPadding", PUINT)]),
-    "DML_MAX_POOLING2_OPERATOR_DESC": _struct("MP2", [("InputTensor", PT), ("OutputTensor", PT),
-                                                      ("OutputIndicesTensor", PT), ("DimensionCount", UINT),
-                                                      ("Strides", PUINT), ("WindowSize", PUINT),
-                                                      ("StartPadding", PUINT), ("EndPadding", PUINT),
-                                                      ("Dilations", PUINT)]),
-}
-
-
-class DMLC_BUFFER_BINDING(ctypes.Structure):
-    _fields_ = [("Buffer", ctypes.c_void_p), ("Offset", ctypes.c_uint64), ("SizeInBytes", ctypes.c_uint64)]
-
-
-STRUCTS["DMLC_BUFFER_BINDING"] = DMLC_BUFFER_BINDING
+from rawctypes import STRUCTS
+from rawdesc import Raw
+from support import child_env
 
 
 @pytest.mark.parametrize("name", sorted(STRUCTS))
 def test_struct_layout_matches_directml(name):
-    """cffi reads the installed header; ctypes is directml.h's layout transcribed by hand."""
+    """cffi reads the installed header; ctypes (tests/rawctypes.py, which every ctypes test
+    uses) is directml.h's layout transcribed by hand."""
     ref = STRUCTS[name]
     assert ffi.sizeof(name) == ctypes.sizeof(ref), name
     assert ffi.alignof(name) == ctypes.alignment(ref), name
@@ -187,64 +114,8 @@ def test_num_threads_environment(tmp_path):
     assert r.stdout.strip() == "3"
 
 
-# ---- raw structs through ctypes --------------------------------------------------------
-def test_ctypes_depth_to_space1():
-    so = ctypes.CDLL(dmlc.get_library_path())
-    so.dmlcExecuteOperator.restype = ctypes.c_int32
-    so.dmlcGetLastErrorMessage.restype = ctypes.c_char_p
-    x = np.arange(1 * 8 * 2 * 3, dtype=np.uint32).reshape(1, 8, 2, 3)
-    y = np.zeros((1, 2, 4, 6), np.uint32)
-    si, so_ = (UINT * 4)(*x.shape), (UINT * 4)(*y.shape)
-    bi = DML_BUFFER_TENSOR_DESC(3, 0, 4, si, None, x.nbytes, 0)
-    bo = DML_BUFFER_TENSOR_DESC(3, 0, 4, so_, None, y.nbytes, 0)
-    ti, to = DML_TENSOR_DESC(1, ctypes.addressof(bi)), DML_TENSOR_DESC(1, ctypes.addressof(bo))
-    d = STRUCTS["DML_DEPTH_TO_SPACE1_OPERATOR_DESC"](ctypes.pointer(ti), ctypes.pointer(to), 2, 1)
-    op = DML_OPERATOR_DESC(113, ctypes.addressof(d))
-    bind_in = DMLC_BUFFER_BINDING(x.ctypes.data, 0, x.nbytes)
-    bind_out = DMLC_BUFFER_BINDING(y.ctypes.data, 0, y.nbytes)
-    hr = so.dmlcExecuteOperator(ctypes.byref(op), 1, ctypes.byref(bind_in), 1, ctypes.byref(bind_out))
-    assert hr == 0, so.dmlcGetLastErrorMessage()
-    np.testing.assert_array_equal(y, dmlc.depth_to_space(x, 2, order="column_row_depth"))
-    # The same desc with a bad block size: E_INVALIDARG, message, output untouched.
-    d.BlockSize = 3
-    y[...] = 7
-    hr = so.dmlcExecuteOperator(ctypes.byref(op), 1, ctypes.byref(bind_in), 1, ctypes.byref(bind_out))
-    assert hr & 0xFFFFFFFF == 0x80070057
-    assert so.dmlcGetLastErrorMessage() == (b"DML_OPERATOR_DEPTH_TO_SPACE1: InputTensor.Sizes[1] is 8, not divisible "
-                                            b"by BlockSize * BlockSize (9)")
-    assert np.all(y == 7)
-
-
-# ---- raw structs through cffi: create once, execute many, strides and offsets ----------
-def test_cffi_space_to_depth_v0_strided_and_offsets():
-    from rawdesc import Raw
-    raw = Raw()
-    # Input {1, 1, 4, 6} stored transposed (W-major): strides {24, 24, 1, 4}.
-    space = np.arange(24, dtype=np.float32).reshape(1, 1, 4, 6)
-    storage = np.zeros(64, np.float32)
-    storage[8:8 + 24] = space[0, 0].T.ravel()  # element offset 8 inside the buffer
-    ti = raw.tensor(np.float32, (1, 1, 4, 6), strides=(24, 24, 1, 4))
-    to = raw.tensor(np.float32, (1, 4, 2, 3))
-    desc = raw.op(lib.DML_OPERATOR_SPACE_TO_DEPTH, "DML_SPACE_TO_DEPTH_OPERATOR_DESC",
-                  {"InputTensor": ti, "OutputTensor": to, "BlockSize": 2})
-    op = ffi.new("DMLC_OPERATOR**")
-    assert lib.dmlcCreateOperator(desc, op) == 0, dmlc.ffi.last_error()
-    try:
-        for _ in range(3):
-            out = np.zeros((1, 4, 2, 3), np.float32)
-            bi = ffi.new("DMLC_BUFFER_BINDING*", {"Buffer": ffi.cast("void*", storage.ctypes.data), "Offset": 8 * 4,
-                                                  "SizeInBytes": storage.nbytes - 32})
-            bo = ffi.new("DMLC_BUFFER_BINDING*", {"Buffer": ffi.cast("void*", out.ctypes.data), "Offset": 0,
-                                                  "SizeInBytes": out.nbytes})
-            assert lib.dmlcExecute(op[0], 1, bi, 1, bo) == 0, dmlc.ffi.last_error()
-            np.testing.assert_array_equal(out, dmlc.space_to_depth(space, 2))
-    finally:
-        lib.dmlcReleaseOperator(op[0])
-    lib.dmlcReleaseOperator(ffi.NULL)  # accepts NULL
-
-
+# ---- raw descs through cffi: what every operator shares ----------------------------------
 def test_not_implemented_operator_names_the_type():
-    from rawdesc import Raw
     raw = Raw()
     desc = raw.op(lib.DML_OPERATOR_CONVOLUTION, "DML_DEPTH_TO_SPACE_OPERATOR_DESC", {})
     op = ffi.new("DMLC_OPERATOR**")
@@ -258,7 +129,6 @@ def test_not_implemented_operator_names_the_type():
 
 def test_error_message_is_thread_local_and_cleared():
     import threading
-    from rawdesc import Raw
     raw = Raw()
     desc = raw.op(lib.DML_OPERATOR_CONVOLUTION, "DML_DEPTH_TO_SPACE_OPERATOR_DESC", {})
     op = ffi.new("DMLC_OPERATOR**")

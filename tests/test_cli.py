@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 
 import dmlc
-from conftest import child_env
 from dmlc import cli
+from reference import crd_depth_to_space, crd_space_to_depth, dcr_depth_to_space, dcr_space_to_depth
+from support import child_env
 
 MODELS = os.path.join(os.path.dirname(__file__), "models")
 C_PROGRAMS = os.path.join(os.path.dirname(__file__), "c")
@@ -53,26 +54,6 @@ def resource_line(name, values):
             return "%g" % float(v)
         return str(int(v))
     return f"Resource '{name}': " + ", ".join(fmt(v) for v in np.asarray(values).ravel())
-
-
-def dcr_depth_to_space(x, b):
-    n, c, h, w = x.shape
-    return x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // (b * b), h * b, w * b)
-
-
-def crd_depth_to_space(x, b):
-    n, c, h, w = x.shape
-    return x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // (b * b), h * b, w * b)
-
-
-def dcr_space_to_depth(x, b):
-    n, c, h, w = x.shape
-    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4).reshape(n, c * b * b, h // b, w // b)
-
-
-def crd_space_to_depth(x, b):
-    n, c, h, w = x.shape
-    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 1, 3, 5, 2, 4).reshape(n, c * b * b, h // b, w // b)
 
 
 # ---- DxDispatch's own sample models ------------------------------------------------------

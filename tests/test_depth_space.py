@@ -7,35 +7,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from conftest import ALL_DTYPES, random_array
-
-
-def ref_depth_to_space(x, b, order="depth_column_row"):
-    """out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]  (DCR)
-                                 x[n, c*b*b + i*b + j, h, w]  (CRD)"""
-    n, c, h, w = x.shape
-    co = c // (b * b)
-    out = np.empty((n, co, h * b, w * b), x.dtype)
-    for i in range(b):
-        for j in range(b):
-            for cc in range(co):
-                src = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
-                out[:, cc, i::b, j::b] = x[:, src]
-    return out
-
-
-def ref_space_to_depth(y, b, order="depth_column_row"):
-    n, co, hb, wb = y.shape
-    out = np.empty((n, co * b * b, hb // b, wb // b), y.dtype)
-    for i in range(b):
-        for j in range(b):
-            for cc in range(co):
-                dst = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
-                out[:, dst] = y[:, cc, i::b, j::b]
-    return out
+from reference import (crd_depth_to_space, crd_space_to_depth, dcr_depth_to_space, dcr_space_to_depth,
+                       ref_depth_to_space, ref_space_to_depth)
+from support import ALL_DTYPES, random_array
 
 
 ORDERS = ["depth_column_row", "column_row_depth"]
+
+
+@pytest.mark.parametrize("b", [1, 2, 3, 5])
+def test_references_agree(rng, b):
+    """The loop references and the reshape/transpose ones are written independently."""
+    x = random_array(rng, (2, 3 * b * b, 4, 5), np.int32)
+    np.testing.assert_array_equal(ref_depth_to_space(x, b, "depth_column_row"), dcr_depth_to_space(x, b))
+    np.testing.assert_array_equal(ref_depth_to_space(x, b, "column_row_depth"), crd_depth_to_space(x, b))
+    y = random_array(rng, (2, 3, 4 * b, 5 * b), np.int32)
+    np.testing.assert_array_equal(ref_space_to_depth(y, b, "depth_column_row"), dcr_space_to_depth(y, b))
+    np.testing.assert_array_equal(ref_space_to_depth(y, b, "column_row_depth"), crd_space_to_depth(y, b))
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)

@@ -11,52 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from conftest import ALL_DTYPES, random_array
-
-MODES = ["constant", "edge", "reflection", "symmetric", "wrap"]
-NP_MODE = {"constant": "constant", "edge": "edge", "reflection": "reflect", "symmetric": "symmetric", "wrap": "wrap"}
+from reference import MODES, np_pad, ref_pad
+from support import ALL_DTYPES, random_array
 
 np_pad_periodic = pytest.mark.skipif(np.lib.NumpyVersion(np.__version__) < "2.1.0",
                                      reason="np.pad before 2.1 pads wide reflect/wrap borders differently")
-
-
-def source_index(t, n, mode):
-    """SPEC 2.1, for an array t of input coordinates (output coordinate - start): the input
-    coordinate each reads, or -1 for the constant.  Written from the spec, independently of
-    the C core's walk."""
-    inside = (t >= 0) & (t < n)
-    if mode == "constant":
-        return np.where(inside, t, -1)
-    if mode == "edge" or n == 1:
-        return np.clip(t, 0, n - 1)
-    if mode == "wrap":
-        return t % n  # NumPy's % is floored: never negative
-    if mode == "reflection":
-        u = t % (2 * (n - 1))
-        return np.where(u < n, u, 2 * (n - 1) - u)
-    u = t % (2 * n)  # symmetric
-    return np.where(u < n, u, 2 * n - 1 - u)
-
-
-def ref_pad(x, start, end, mode, value=0):
-    """Gathers each axis in turn; constant positions are filled afterwards by a mask."""
-    out = np.asarray(x)
-    mask = np.zeros((), bool)
-    for axis, (s, e) in enumerate(zip(start, end)):
-        n = out.shape[axis]
-        src = source_index(np.arange(-s, n + e), n, mode)
-        out = np.take(out, np.maximum(src, 0), axis=axis)
-        shape = [1] * out.ndim
-        shape[axis] = len(src)
-        mask = mask | (src < 0).reshape(shape)
-    out = out.copy()
-    out[np.broadcast_to(mask, out.shape)] = value
-    return out
-
-
-def np_pad(x, start, end, mode, value=0):
-    kw = {"constant_values": value} if mode == "constant" else {}
-    return np.pad(x, list(zip(start, end)), mode=NP_MODE[mode], **kw)
 
 
 # ---- every mode, every dtype, 1 to 8 dimensions -------------------------------------------

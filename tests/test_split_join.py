@@ -7,13 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from conftest import ALL_DTYPES, random_array
+from reference import ref_split
+from support import ALL_DTYPES, random_array
 from dmlc._examples import split_join as examples
-
-
-def ref_split(x, sizes, axis):
-    """np.split takes split points; DirectML (and dmlc.split's list) takes sizes."""
-    return np.split(x, np.cumsum(sizes)[:-1].astype(int), axis=axis)
 
 
 def assert_parts(got, want):

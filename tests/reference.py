@@ -1,0 +1,210 @@
+"""Plain-NumPy references for every dmlc operator, written from SPEC 2 independently of the
+C core: the one home of each (test files import them, never redefine them).
+
+Where a second, differently written formulation of the same rule exists (ref_loop for max
+pooling, the reshape/transpose form of depth/space), it is here too, and a test checks that
+the two agree."""
+import itertools
+
+import numpy as np
+
+__all__ = ["MODES", "NP_MODE", "crd_depth_to_space", "crd_space_to_depth", "dcr_depth_to_space",
+           "dcr_space_to_depth", "float_value_reference", "lowest", "np_pad", "output_sizes", "ref_depth_to_space",
+           "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index"]
+
+
+# ---- DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1) --------------------------------------------------
+
+def ref_depth_to_space(x, b, order="depth_column_row"):
+    """out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]  (DCR)
+                                 x[n, c*b*b + i*b + j, h, w]  (CRD)"""
+    n, c, h, w = x.shape
+    co = c // (b * b)
+    out = np.empty((n, co, h * b, w * b), x.dtype)
+    for i in range(b):
+        for j in range(b):
+            for cc in range(co):
+                src = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
+                out[:, cc, i::b, j::b] = x[:, src]
+    return out
+
+
+def ref_space_to_depth(y, b, order="depth_column_row"):
+    n, co, hb, wb = y.shape
+    out = np.empty((n, co * b * b, hb // b, wb // b), y.dtype)
+    for i in range(b):
+        for j in range(b):
+            for cc in range(co):
+                dst = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
+                out[:, dst] = y[:, cc, i::b, j::b]
+    return out
+
+
+# The same permutations as one reshape and transpose each (DCR: depth_column_row, CRD:
+# column_row_depth): an independent formulation that checks the loops above.
+def dcr_depth_to_space(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // (b * b), h * b, w * b)
+
+
+def crd_depth_to_space(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // (b * b), h * b, w * b)
+
+
+def dcr_space_to_depth(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4).reshape(n, c * b * b, h // b, w // b)
+
+
+def crd_space_to_depth(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 1, 3, 5, 2, 4).reshape(n, c * b * b, h // b, w // b)
+
+
+# ---- PADDING, PADDING1 ----------------------------------------------------------------------
+
+MODES = ["constant", "edge", "reflection", "symmetric", "wrap"]
+NP_MODE = {"constant": "constant", "edge": "edge", "reflection": "reflect", "symmetric": "symmetric", "wrap": "wrap"}
+
+
+def source_index(t, n, mode):
+    """SPEC 2.1, for an array t of input coordinates (output coordinate - start): the input
+    coordinate each reads, or -1 for the constant.  Written from the spec, independently of
+    the C core's walk."""
+    inside = (t >= 0) & (t < n)
+    if mode == "constant":
+        return np.where(inside, t, -1)
+    if mode == "edge" or n == 1:
+        return np.clip(t, 0, n - 1)
+    if mode == "wrap":
+        return t % n  # NumPy's % is floored: never negative
+    if mode == "reflection":
+        u = t % (2 * (n - 1))
+        return np.where(u < n, u, 2 * (n - 1) - u)
+    u = t % (2 * n)  # symmetric
+    return np.where(u < n, u, 2 * n - 1 - u)
+
+
+def ref_pad(x, start, end, mode, value=0):
+    """Gathers each axis in turn; constant positions are filled afterwards by a mask."""
+    out = np.asarray(x)
+    mask = np.zeros((), bool)
+    for axis, (s, e) in enumerate(zip(start, end)):
+        n = out.shape[axis]
+        src = source_index(np.arange(-s, n + e), n, mode)
+        out = np.take(out, np.maximum(src, 0), axis=axis)
+        shape = [1] * out.ndim
+        shape[axis] = len(src)
+        mask = mask | (src < 0).reshape(shape)
+    out = out.copy()
+    out[np.broadcast_to(mask, out.shape)] = value
+    return out
+
+
+def np_pad(x, start, end, mode, value=0):
+    kw = {"constant_values": value} if mode == "constant" else {}
+    return np.pad(x, list(zip(start, end)), mode=NP_MODE[mode], **kw)
+
+
+def float_value_reference(f32, dtype):
+    """What SPEC says PADDING makes of a FLOAT: integers truncate toward zero and saturate,
+    NaN is 0; FLOAT16 rounds to nearest even (NumPy's float32 -> float16 cast does)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array([f32], np.float32).astype(dtype)
+    info = np.iinfo(dtype)
+    f = float(f32)
+    if f != f:
+        v = 0
+    elif f in (float("inf"), float("-inf")):
+        v = info.max if f > 0 else info.min
+    else:
+        v = min(max(int(f), info.min), info.max)  # int() truncates toward zero
+    return np.array([v], dtype)
+
+
+# ---- SPLIT, JOIN ----------------------------------------------------------------------------
+
+def ref_split(x, sizes, axis):
+    """np.split takes split points; DirectML (and dmlc.split's list) takes sizes."""
+    return np.split(x, np.cumsum(sizes)[:-1].astype(int), axis=axis)
+
+
+# ---- MAX_POOLING, MAX_POOLING1, MAX_POOLING2 -----------------------------------------------
+
+def lowest(dtype):
+    dtype = np.dtype(dtype)
+    return np.array(-np.inf, dtype) if dtype.kind == "f" else np.array(np.iinfo(dtype).min, dtype)
+
+
+def output_sizes(spatial, window, strides, start, end, dilations, ceil_mode=False):
+    out = []
+    for n, w, s, a, b, d in zip(spatial, window, strides, start, end, dilations):
+        k = (w - 1) * d + 1
+        out.append((n + a + b - k + (s - 1 if ceil_mode else 0)) // s + 1)
+    return out
+
+
+def ref_max_pool(x, window, strides, start, end, dilations, ceil_mode=False):
+    """SPEC 2.1 in NumPy: (values, flat uint64 indices; all ones for an empty window).
+
+    Every element gets a rank: its position among the distinct values, NaN above all (all
+    NaNs alike) and -0 equal to +0; padding has rank 0.  argmax over each row-major
+    flattened window then picks the first maximum, i.e. the first NaN or the first of
+    equal values, exactly the rule; the value is that element's own bits."""
+    x = np.asarray(x)
+    sp = x.ndim - 2
+    flat = x.reshape(-1)
+    if x.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):  # a signalling NaN is still a NaN
+            keys = flat.astype(np.float64)
+        keys[keys == 0] = 0.0  # -0 and +0 tie
+        _, inv = np.unique(keys, return_inverse=True, equal_nan=True)
+    else:
+        _, inv = np.unique(flat, return_inverse=True)
+    ranks = inv.reshape(x.shape).astype(np.int64) + 1
+    index = np.arange(x.size, dtype=np.uint64).reshape(x.shape)
+    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
+    keff = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
+    pads = [(0, 0), (0, 0)]
+    for i in range(sp):
+        need = (outs[i] - 1) * strides[i] + keff[i]  # the padded extent the windows cover
+        pads.append((start[i], max(end[i], need - x.shape[i + 2] - start[i])))
+    axes = tuple(range(2, 2 + sp))
+    wr = np.lib.stride_tricks.sliding_window_view(np.pad(ranks, pads), keff, axis=axes)
+    wi = np.lib.stride_tricks.sliding_window_view(np.pad(index, pads), keff, axis=axes)
+    sel = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(outs, strides)) \
+        + tuple(slice(None, None, d) for d in dilations)
+    wr = wr[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
+    wi = wi[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
+    arg = wr.argmax(axis=-1)[..., None]
+    empty = np.take_along_axis(wr, arg, -1)[..., 0] == 0
+    idx = np.take_along_axis(wi, arg, -1)[..., 0]
+    values = flat[np.where(empty, 0, idx).astype(np.intp)]
+    values[empty] = lowest(x.dtype)
+    idx[empty] = np.iinfo(np.uint64).max
+    return values, idx
+
+
+def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
+    """The same rule written as SPEC 2.1 words it, one window at a time (slow): checks the
+    vectorised reference on small cases."""
+    sp = x.ndim - 2
+    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
+    values = np.empty(x.shape[:2] + tuple(outs), x.dtype)
+    idx = np.empty(values.shape, np.uint64)
+    for pos in itertools.product(*map(range, values.shape)):
+        n, c, o = pos[0], pos[1], pos[2:]
+        best = None
+        for t in itertools.product(*map(range, window)):
+            coord = [o[i] * strides[i] - start[i] + t[i] * dilations[i] for i in range(sp)]
+            if not all(0 <= q < m for q, m in zip(coord, x.shape[2:])):
+                continue
+            v = x[(n, c, *coord)]
+            if best is None or (not (best != best) and (v != v or v > best)):
+                best, where = v, np.ravel_multi_index((n, c, *coord), x.shape)
+        values[pos] = lowest(x.dtype) if best is None else best
+        idx[pos] = np.iinfo(np.uint64).max if best is None else where
+    return values, idx
