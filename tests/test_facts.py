@@ -162,3 +162,26 @@ def test_version_is_one_fact():
         assert static == version, f"pyproject.toml's version is {static}, the header's {version}"
     assert dmlc.__version__ == version
     assert lib.dmlcGetVersion() == (major << 16) | (minor << 8) | patch
+
+
+def test_hresults_are_the_headers():
+    # The HRESULT macros of directml_py.h, as every Python consumer sees them.
+    text = header()
+    from dmlc import ffi as dffi, model
+    for name, value in dmlc._core.HRESULTS.items():
+        m = re.search(rf"#  define {name} \(\(HRESULT\)(0x[0-9A-Fa-f]+)L\)", text) if name != "S_OK" else None
+        expected = 0 if name == "S_OK" else int(m.group(1), 16) - (1 << 32)
+        assert value == expected == getattr(dffi, name), name
+        if value:
+            assert model.HRESULT_NAMES[value] == name
+
+
+def test_python_type_tables_are_dtypes_def():
+    from dmlc import model
+    if not HAVE_SOURCE:
+        pytest.skip("src/ is not beside the tests (an installed package tested alone)")
+    rows = {name: int(value) for name, value, *_ in dtype_rows()}
+    assert {name: value for name, value, _ in dmlc._core.DTYPES} == rows
+    assert {name: dt.newbyteorder("=") for name, dt in model.DTYPES.items()} == \
+        {name: np.dtype(name.lower()) for name in rows}
+    assert [name for name, _, _ in dmlc._core.OPERATORS] == [r[0] for r in ops_rows()]
