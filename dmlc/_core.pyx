@@ -272,14 +272,16 @@ cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, U
     return tuple([sizes[slot].Sizes[i] for i in range(sizes[slot].DimensionCount)])
 
 
-cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.dtype dtype, str name):
+cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray like, cnp.dtype dtype, str name):
+    """out checked against s, or a new array of s with dtype (None: like's dtype)."""
     cdef cnp.npy_intp dims[8]
     cdef UINT i
     if out is None:
         for i in range(s.DimensionCount):
             dims[i] = s.Sizes[i]
-        return cnp.PyArray_EMPTY(s.DimensionCount, dims, dtype.num, 0)
-    return as_output(out, tuple([s.Sizes[i] for i in range(s.DimensionCount)]), dtype, name)
+        return cnp.PyArray_EMPTY(s.DimensionCount, dims, cnp.PyArray_TYPE(like) if dtype is None else dtype.type_num, 0)
+    return as_output(out, tuple([s.Sizes[i] for i in range(s.DimensionCount)]), like.dtype if dtype is None else dtype,
+                     name)
 
 
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
@@ -297,9 +299,9 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
     hr = dmlcInferOutputSizes(desc, flags, nslots, sizes)
     if hr < 0:
         raise_hr(hr)
-    r0 = new_output(out0, &sizes[0], x.dtype, "out")
+    r0 = new_output(out0, &sizes[0], x, None, "out")
     if dtype1 is not None:
-        r1 = new_output(out1, &sizes[1], dtype1, "out indices")
+        r1 = new_output(out1, &sizes[1], x, dtype1, "out indices")
     if cnp.PyArray_SIZE(r0) == 0:
         if r1 is None:
             return finish_output(r0, out0)
