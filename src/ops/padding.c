@@ -173,9 +173,6 @@ typedef struct pad_job {
     char* dst;
     const char* src;
     uint64_t pieces; /* column ranges per row, > 1 only when there are few rows */
-    uint64_t items;  /* rows * pieces */
-    uint64_t chunk;  /* items per chunk */
-    uint64_t next;   /* the next chunk to take (atomic) */
 } pad_job;
 
 /* Items [begin, end) of rows x pieces.  The outer multi-index, its source coordinates and
@@ -233,29 +230,6 @@ static void pad_range(void* vjob, uint64_t begin, uint64_t end)
     if (st->stream) dmlc_stream_fence(); /* streamed stores are visible before the call returns */
 }
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#  include <intrin.h>
-static uint64_t take_chunk(pad_job* job) { return (uint64_t)_InterlockedExchangeAdd64((volatile __int64*)&job->next, 1); }
-#else
-static uint64_t take_chunk(pad_job* job) { return __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED); }
-#endif
-
-/* Threads take chunks of rows from a shared counter rather than a fixed share each: on a
- * machine where another process holds a core, the thread that runs faster takes more
- * chunks, instead of waiting for the slow one at the end. */
-static void pad_worker(void* vjob, uint64_t begin, uint64_t end)
-{
-    pad_job* job = (pad_job*)vjob;
-    (void)begin;
-    (void)end;
-    for (;;) {
-        const uint64_t c = take_chunk(job);
-        const uint64_t b = c * job->chunk;
-        if (b >= job->items) break;
-        pad_range(job, b, job->items - b < job->chunk ? job->items : b + job->chunk);
-    }
-}
-
 static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const padding_state* st = (const padding_state*)op->state;
@@ -273,12 +247,7 @@ static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, vo
         job.pieces = 8 * threads / st->rows + 1;
         if (job.pieces > m) job.pieces = m;
     }
-    job.items = st->rows * job.pieces;
-    /* 16 chunks per thread, none under 64 KiB of work unless that leaves one per thread. */
-    job.chunk = job.items / (16 * threads) + 1;
-    if (job.chunk * (bytes / job.items + 1) < ((uint64_t)1 << 16)) job.chunk = job.items / threads + 1;
-    job.next = 0;
-    dmlc_parallel_for((job.items + job.chunk - 1) / job.chunk, bytes, pad_worker, &job);
+    dmlc_parallel_for(st->rows * job.pieces, bytes, pad_range, &job);
 }
 
 /* ---- The padding value ----------------------------------------------------------------------- */
