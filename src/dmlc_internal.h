@@ -182,11 +182,13 @@ void dmlc_copy_run(const dmlc_copy_plan* plan, void* dst, const void* src);
  * across threads themselves (SPLIT/JOIN pieces). */
 void dmlc_copy_run_serial(const dmlc_copy_plan* plan, void* dst, const void* src);
 
-/* ---- Streaming copies (src/kernels/stream.c) --------------------------------------------
+/* ---- Streaming copies (src/kernels/stream.c, stream.h) ----------------------------------
  * dmlc_copy_stream is memcpy with non-temporal stores (where the target has them): for
  * large operators only, writing each destination sequentially in runs of a multiple of
  * 16 bytes, at least DMLC_STREAM_MIN_RUN.  Each thread that used it calls
- * dmlc_stream_fence() before its work is done (the stores are weakly ordered). */
+ * dmlc_stream_fence() before its work is done (the stores are weakly ordered).  The
+ * whole-lines policy for runs whose end lines other stores share (PADDING's rows) is
+ * inline in src/kernels/stream.h: dmlc_copy_stream_lines, dmlc_fill_stream_lines. */
 #define DMLC_STREAM_MIN_BYTES ((uint64_t)16 << 20) /* bytes written by the whole call */
 #define DMLC_STREAM_MIN_RUN 64
 void dmlc_copy_stream(void* dst, const void* src, size_t n);
