@@ -544,7 +544,7 @@ HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, cons
         FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)))
         return hr;
     if (idx_desc) {
-        char name[32];
+        char name[DMLC_TYPE_NAME_SIZE];
         if (FAILED(hr = dmlc_tensor_init(&idx, idx_desc, opname, "OutputIndicesTensor", 3, 5, DMLC_OUTPUT)) ||
             FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &idx, "OutputIndicesTensor", opname)))
             return hr;

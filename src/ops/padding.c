@@ -520,7 +520,7 @@ HRESULT dmlc_create_padding(DML_OPERATOR_TYPE type, const char* opname, const vo
     memset(&st, 0, sizeof st);
     if (v1) {
         if (d1->PaddingValueDataType != in.type) {
-            char n1[32], n2[32];
+            char n1[DMLC_TYPE_NAME_SIZE], n2[DMLC_TYPE_NAME_SIZE];
             return dmlc_fail(E_INVALIDARG, opname, "PaddingValueDataType is %s, expected %s (InputTensor.DataType)",
                              dmlc_data_type_name(d1->PaddingValueDataType, n1), dmlc_data_type_name(in.type, n2));
         }
