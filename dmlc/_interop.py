@@ -42,6 +42,13 @@ def _device_text(obj):
 
 def _from_dlpack(obj, name):
     """An ndarray over obj's memory through DLPack, or TypeError saying why not."""
+    try:
+        # copy=False: read in place or fail, never a silent copy.  NumPy refuses memory on
+        # any device but the CPU's; why it refused is worked out below, off the fast path
+        # (PyTorch's __dlpack_device__ alone costs as much as the rest of a small call).
+        return np.from_dlpack(obj, copy=False)
+    except (RuntimeError, BufferError, TypeError, ValueError) as e:
+        error = e
     device_of = getattr(obj, "__dlpack_device__", None)
     if device_of is not None:
         try:
@@ -53,16 +60,12 @@ def _from_dlpack(obj, name):
             kind = _DEVICE_NAMES.get(int(device_type), "non-CPU")
             raise TypeError(f"{name} is on a {kind} device{_device_text(obj)} (DLPack device ({int(device_type)}, "
                             f"{int(device_id)})); dmlc reads CPU memory only: copy it to the CPU first (for a "
-                            f"PyTorch tensor, {name}.cpu())")
-    try:
-        # copy=False: read in place or fail, never a silent copy.
-        return np.from_dlpack(obj, copy=False)
-    except (RuntimeError, BufferError, TypeError, ValueError) as e:
-        dtype = getattr(obj, "dtype", None)
-        if "dtype" in str(e).lower() and dtype is not None:
-            raise TypeError(f"{name} has dtype {dtype}, which dmlc does not support (expected {_SUPPORTED})") from None
-        raise TypeError(f"{name} ({type(obj).__module__}.{type(obj).__qualname__}) cannot be read through DLPack: "
-                        f"{e}") from None
+                            f"PyTorch tensor, {name}.cpu())") from None
+    dtype = getattr(obj, "dtype", None)
+    if "dtype" in str(error).lower() and dtype is not None:
+        raise TypeError(f"{name} has dtype {dtype}, which dmlc does not support (expected {_SUPPORTED})") from None
+    raise TypeError(f"{name} ({type(obj).__module__}.{type(obj).__qualname__}) cannot be read through DLPack: "
+                    f"{error}") from None
 
 
 def _view(obj):

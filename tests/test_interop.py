@@ -34,12 +34,21 @@ class DLPackOnly:
 
 
 class DLPackWithDevice(DLPackOnly):
+    """...and __dlpack_device__.  On a device NumPy cannot read (anything but the CPU's
+    memory, which pinned and managed CUDA memory are), __dlpack__ fails as a GPU producer's
+    would: NumPy refuses the capsule it gets."""
+
     def __init__(self, base, device=(1, 0)):
         super().__init__(base)
         self.device_tuple = device
 
     def __dlpack_device__(self):
         return self.device_tuple
+
+    def __dlpack__(self, **kwargs):
+        if self.device_tuple[0] not in (1, 3, 13):
+            raise BufferError(f"cannot export device {self.device_tuple} memory to the CPU")
+        return super().__dlpack__(**kwargs)
 
 
 class ArrayInterfaceOnly:
