@@ -153,7 +153,7 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
         o = <cnp.ndarray>out
     else:
         o = <cnp.ndarray>output_array(out, name)  # a view of out's memory
-    if o.dtype != dtype:
+    if o.dtype != dtype and o.dtype.newbyteorder("=") != dtype:  # another byte order: via a temporary below
         raise TypeError(f"{name} has dtype {o.dtype}, expected {dtype}")
     if (<object>o).shape != shape:
         raise ValueError(f"{name} has shape {(<object>o).shape}, expected {shape}")

@@ -428,3 +428,23 @@ def test_out_in_any_axis_order_or_with_gaps_is_accepted(order):
     assert out.shape == want.shape and not out.flags.c_contiguous
     assert dmlc.pad(x, 1, 1, out=out) is out
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("make", [lambda w: unaligned(np.full(w.shape, 7, w.dtype)),
+                                  lambda w: np.full(w.shape, 7, w.dtype.newbyteorder()),
+                                  lambda w: np.full(w.shape[::-1], 7, w.dtype).T[..., ::-1]],
+                         ids=["unaligned", "byte-swapped", "negative strides"])
+@pytest.mark.parametrize("name", CALLS)
+def test_foreign_out_the_core_cannot_write_goes_through_a_temporary(name, make):
+    """An out= object whose memory the core cannot address directly gets the result through
+    an aligned, native, positively strided copy, and is still the object returned."""
+    check_out(name, lambda w: ArrayInterfaceOnly(make(w)), lambda o: o.base)
+
+
+def test_byte_swapped_ndarray_out():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = np.zeros((4, 5), ">f4")
+    assert dmlc.pad(x, 1, 1, out=out) is out
+    np.testing.assert_array_equal(out, np.pad(x, 1))
+    with pytest.raises(TypeError, match=re.escape("out has dtype >f8, expected float32")):
+        dmlc.pad(x, 1, 1, out=np.zeros((4, 5), ">f8"))
