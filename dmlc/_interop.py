@@ -6,9 +6,9 @@ other objects, so NumPy callers pay nothing for them.  The rules (README, "Array
 libraries"):
 
 - Inputs are read in place: ``numpy.from_dlpack`` (NumPy >= 2.1: read-only flags and
-  devices) for DLPack producers such as PyTorch and JAX, ``numpy.asarray`` for the rest
-  (array interface, buffer protocol, and plain array-likes such as lists, which have no
-  memory to share).
+  devices) for DLPack producers such as PyTorch and JAX, a view for the array interface
+  and the buffer protocol, and ``numpy.asarray`` for plain array-likes such as lists,
+  which have no memory to share.
 - ``out=`` must expose memory to write: a DLPack producer, the array interface or the buffer
   protocol; the call writes into it and returns the object itself.
 - Refused with a ``TypeError`` that names the problem: a tensor that requires grad, one on
@@ -68,16 +68,18 @@ def _from_dlpack(obj, name):
                     f"{error}") from None
 
 
-def _view(obj):
+def _view(obj, name):
     """An ndarray over obj's memory when obj has the array interface or the buffer protocol,
     else None.  (Buffers go through memoryview: np.asarray(b"ab") is a bytes scalar.)"""
-    if hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__"):
-        return np.asarray(obj)
+    if not (hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__")):
+        try:
+            obj = memoryview(obj)
+        except TypeError:
+            return None
     try:
-        view = memoryview(obj)
-    except TypeError:
-        return None
-    return np.asarray(view)
+        return np.asarray(obj, copy=False)
+    except ValueError as e:  # NumPy could only copy it: not memory to read or write in place
+        raise TypeError(f"{name} ({type(obj).__name__}) has no memory NumPy can view: {e}") from None
 
 
 def input_array(x, name):
@@ -85,7 +87,7 @@ def input_array(x, name):
     _refuse_grad(x, name)
     if hasattr(type(x), "__dlpack__"):
         return _from_dlpack(x, name)
-    a = _view(x)
+    a = _view(x, name)
     return np.asarray(x) if a is None else a  # lists and scalars have no memory to share
 
 
@@ -94,7 +96,7 @@ def output_array(out, name):
     _refuse_grad(out, name)
     if hasattr(type(out), "__dlpack__"):
         return _from_dlpack(out, name)
-    a = _view(out)
+    a = _view(out, name)
     if a is None:
         raise TypeError(f"{name} must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array "
                         f"interface or the buffer protocol), not {type(out).__name__}")
