@@ -68,18 +68,19 @@ def _from_dlpack(obj, name):
                     f"{error}") from None
 
 
-def _view(obj, name):
+def _view(obj, name, copy):
     """An ndarray over obj's memory when obj has the array interface or the buffer protocol,
-    else None.  (Buffers go through memoryview: np.asarray(b"ab") is a bytes scalar.)"""
+    else None.  (Buffers go through memoryview: np.asarray(b"ab") is a bytes scalar.)
+    copy=False refuses what NumPy can only copy (a NumPy scalar, say): nothing to write."""
     if not (hasattr(obj, "__array_interface__") or hasattr(obj, "__array_struct__")):
         try:
             obj = memoryview(obj)
         except TypeError:
             return None
     try:
-        return np.asarray(obj, copy=False)
-    except ValueError as e:  # NumPy could only copy it: not memory to read or write in place
-        raise TypeError(f"{name} ({type(obj).__name__}) has no memory NumPy can view: {e}") from None
+        return np.asarray(obj, copy=copy)
+    except ValueError:
+        raise TypeError(f"{name} ({type(obj).__name__}) has no memory to write in place") from None
 
 
 def input_array(x, name):
@@ -87,7 +88,7 @@ def input_array(x, name):
     _refuse_grad(x, name)
     if hasattr(type(x), "__dlpack__"):
         return _from_dlpack(x, name)
-    a = _view(x, name)
+    a = _view(x, name, None)
     return np.asarray(x) if a is None else a  # lists and scalars have no memory to share
 
 
@@ -96,7 +97,7 @@ def output_array(out, name):
     _refuse_grad(out, name)
     if hasattr(type(out), "__dlpack__"):
         return _from_dlpack(out, name)
-    a = _view(out, name)
+    a = _view(out, name, False)
     if a is None:
         raise TypeError(f"{name} must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array "
                         f"interface or the buffer protocol), not {type(out).__name__}")
