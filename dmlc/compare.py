@@ -218,8 +218,8 @@ def summary(results, tolerance):
     if not differ:
         return f"Compare ({tolerance.describe()}): {n} of {total} {'matches' if n == 1 else 'match'}"
     names = ", ".join(f"'{name}'" for name in differ)
-    return (f"Compare ({tolerance.describe()}): {len(differ)} of {total} {'differs' if len(differ) == 1 else 'differ'}: "
-            f"{names}")
+    verb = "differs" if len(differ) == 1 else "differ"
+    return f"Compare ({tolerance.describe()}): {len(differ)} of {total} {verb}: {names}"
 
 
 def emit_expected(directory, resources, out):

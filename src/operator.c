@@ -229,7 +229,10 @@ HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, cons
 typedef volatile LONG dmlc_atomic_uint;
 static UINT dmlc_atomic_get(dmlc_atomic_uint* v) { return (UINT)InterlockedOr(v, 0); }
 static void dmlc_atomic_set(dmlc_atomic_uint* v, UINT x) { InterlockedExchange(v, (LONG)x); }
-static int dmlc_atomic_set_if_zero(dmlc_atomic_uint* v, UINT x) { return InterlockedCompareExchange(v, (LONG)x, 0) == 0; }
+static int dmlc_atomic_set_if_zero(dmlc_atomic_uint* v, UINT x)
+{
+    return InterlockedCompareExchange(v, (LONG)x, 0) == 0;
+}
 #else
 #  include <stdatomic.h>
 typedef atomic_uint dmlc_atomic_uint;
@@ -301,10 +304,10 @@ static UINT default_threads(void)
         if (!n) {
             const char* more = strlen(env) > 40 ? "..." : ""; /* the value is shown up to 40 characters */
 #ifdef _OPENMP
+            const char* why = too_large ? "more than the 1024 threads dmlc can run" : "not a whole number from 1 to 1024";
             n = too_large ? DMLC_MAX_THREADS : cores;
-            snprintf(warning, sizeof warning, "dmlc: DMLC_NUM_THREADS is \"%.40s%s\", %s; using %u %s instead\n",
-                     env, more, too_large ? "more than the 1024 threads dmlc can run" : "not a whole number from 1 to 1024",
-                     n, too_large ? "threads" : (n == 1 ? "thread (one per core)" : "threads (one per core)"));
+            snprintf(warning, sizeof warning, "dmlc: DMLC_NUM_THREADS is \"%.40s%s\", %s; using %u %s instead\n", env,
+                     more, why, n, too_large ? "threads" : (n == 1 ? "thread (one per core)" : "threads (one per core)"));
 #else
             n = cores;
             snprintf(warning, sizeof warning, "dmlc: DMLC_NUM_THREADS is \"%.40s%s\", %s; using 1 thread instead "

@@ -108,9 +108,9 @@ static HRESULT check_distinct_elements(const dmlc_tensor* t, const char* who, co
             {
                 char dims[64];
                 size_t u = 0;
-                for (UINT j = 0; j < k; ++j)
-                    u += (size_t)snprintf(dims + u, sizeof dims - u, "%s%u", j == 0 ? "" : (j + 1 == k ? " and " : ", "),
-                                          order[j]);
+                for (UINT j = 0; j < k; ++j) /* "1, 2 and 3" */
+                    u += (size_t)snprintf(dims + u, sizeof dims - u, "%s%u",
+                                          j == 0 ? "" : (j + 1 == k ? " and " : ", "), order[j]);
                 return dmlc_fail(E_INVALIDARG, who, "%s.Strides[%u] is %llu, less than %llu, the span of dimensions %s "
                                  "(%s): dimension %u overlaps them, and an output element may not be written twice",
                                  field, d, (unsigned long long)t->strides[d], (unsigned long long)span, dims, why, d);

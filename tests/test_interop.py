@@ -417,8 +417,8 @@ def test_out_overlap_across_several_axes_and_negative_strides():
     parts = [np.zeros((2, 2), np.float32), as_strided(buf, (2, 2), (4, 4))]
     with pytest.raises(ValueError, match=re.escape("out[1] has strides (4, 4) for shape (2, 2): axes 0 and 1 overlap")):
         dmlc.split(np.ones((2, 4), np.float32), 2, 1, out=parts)
-    with pytest.raises(ValueError, match=re.escape("out indices has strides (0, 4, 4) for shape (1, 2, 2): axes 1 and 2 "
-                                                   "overlap")):
+    with pytest.raises(ValueError, match=re.escape(
+            "out indices has strides (0, 4, 4) for shape (1, 2, 2): axes 1 and 2 overlap")):
         dmlc.max_pool(np.ones((1, 2, 4), np.float32), 2, return_indices=True,
                       out=(np.zeros((1, 2, 2), np.float32), as_strided(np.zeros(4, np.uint32), (1, 2, 2), (0, 4, 4))))
 

@@ -34,7 +34,8 @@ static void* execute(void* arg)
     float a[64], b[64], out[128];
     UINT sizes[2] = {1, 64}, outSizes[2] = {1, 128};
     DML_BUFFER_TENSOR_DESC inBuf = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, sizes, NULL, sizeof a, 0};
-    DML_BUFFER_TENSOR_DESC outBuf = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, outSizes, NULL, sizeof out, 0};
+    DML_BUFFER_TENSOR_DESC outBuf = {DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_FLAG_NONE, 2, outSizes, NULL, sizeof out,
+                                     0};
     DML_TENSOR_DESC ins[2] = {{DML_TENSOR_TYPE_BUFFER, &inBuf}, {DML_TENSOR_TYPE_BUFFER, &inBuf}};
     DML_TENSOR_DESC outDesc = {DML_TENSOR_TYPE_BUFFER, &outBuf};
     DML_JOIN_OPERATOR_DESC join = {2, ins, &outDesc, 1};
