@@ -3,6 +3,14 @@
 NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ...), a cffi handle on the
 shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
+
+Arrays from other libraries: every function reads any CPU object with ``__dlpack__``
+(PyTorch, JAX, ...), the array interface or the buffer protocol in place, read-only ones
+included, and ``out=`` may be any writable CPU object of those kinds (the call writes its
+memory and returns it).  A tensor on another device, one that requires grad, and dtypes
+dmlc lacks (bfloat16, bool, complex) raise ``TypeError``; a read-only ``out=`` and one
+whose elements share memory raise ``ValueError``.  Results are NumPy arrays, which
+``torch.from_dlpack`` and ``jax.numpy.from_dlpack`` take without a copy.
 """
 import os as _os
 

@@ -157,12 +157,14 @@ cdef struct Tensor:
 
 # The DML_TENSOR_DATA_TYPE of an array's dtype; raises TypeError for anything else.
 cdef int dml_type_of(cnp.ndarray a, str name) except -1
-# x as an ndarray the core can read in place (copies only negative or odd strides).
+# x as an ndarray the core can read in place: any ndarray, DLPack, array-interface or buffer
+# object without a copy (copies only negative, odd or huge strides and unaligned data).
 cdef cnp.ndarray as_input(object x, str name)
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
-# The array the core writes: out itself, or a fresh/temporary array when out is None or
-# cannot be written in place; finish_output() copies a temporary back into out.
+# The array the core writes: out itself (or a view of its memory when out is a DLPack,
+# array-interface or buffer object), or a fresh/temporary array when out is None or cannot
+# be written in place; finish_output() copies a temporary back into out and returns out.
 cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name)
 cdef object finish_output(cnp.ndarray result, object out)
 # Runs desc with the GIL released and raises the core's message on failure.

@@ -29,8 +29,10 @@ def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
         ``out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]``;
         ``column_row_depth`` (ONNX CRD, PyTorch ``pixel_shuffle``):
         ``out[n, c, h*b+i, w*b+j] = x[n, c*b*b + i*b + j, h, w]``.
-    out : ndarray, optional
-        Where to write the result, shape ``(N, C // b**2, H*b, W*b)`` and x's dtype.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result, shape ``(N, C // b**2, H*b, W*b)`` and x's dtype: an
+        ndarray, or a PyTorch tensor or any object with ``__dlpack__``, the array interface
+        or the buffer protocol, written in place and returned.
 
     Returns
     -------
@@ -60,8 +62,9 @@ def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
         Width and height of the moved blocks, at least 1.
     order : {"depth_column_row", "column_row_depth"} or DepthSpaceOrder
         See :func:`depth_to_space`.
-    out : ndarray, optional
-        Where to write the result, shape ``(N, C*b*b, H // b, W // b)``.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result, shape ``(N, C*b*b, H // b, W // b)`` (any object
+        :func:`depth_to_space` takes as ``out``).
 
     Returns
     -------

@@ -274,6 +274,13 @@ class Resource:
     def size(self):
         return self.buffer.size
 
+    def values(self, count=None):
+        """The first count elements of the buffer (all that fit by default) as the
+        resource's dtype: a view, read after the commands ran to see what they wrote."""
+        if count is None:
+            count = self.size // self.dtype.itemsize
+        return self.buffer[:count * self.dtype.itemsize].view(self.dtype)
+
 
 def _file_values(spec, path, model_dir, type_name, type_path):
     """(bytes, data type name) of a sourcePath initializer, resolved against the model's

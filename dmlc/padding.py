@@ -105,8 +105,10 @@ def pad(x: ArrayLike, start_padding: Union[int, Sequence[int]], end_padding: Uni
         saturate to the dtype's range (NaN gives 0); float dtypes round to nearest even.
         Python ints are converted exactly (an int64 beyond 2**53 stays exact), and a NumPy
         scalar of x's dtype is used bit for bit.  Ignored by the other modes.
-    out : ndarray, optional
-        Where to write the result: x's dtype, shape ``x.shape + start + end``.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result: x's dtype, shape ``x.shape + start + end``; an ndarray,
+        or a PyTorch tensor or any object with ``__dlpack__``, the array interface or the
+        buffer protocol, written in place and returned.
 
     Returns
     -------

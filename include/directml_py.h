@@ -517,7 +517,9 @@ DMLC_API HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags,
                                       UINT outputCount, DMLC_TENSOR_SIZES* outputs);
 
 /* DirectML's DMLCalcBufferTensorSize: the bytes a buffer tensor addresses, rounded up to a
- * multiple of 4.  strides may be NULL (packed row-major). */
+ * multiple of 4.  strides may be NULL (packed row-major: the elements times their size);
+ * with strides, (the last addressed element's index + 1) times the element size, whatever
+ * the element count.  A size of 0 gives 0. */
 DMLC_API HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount,
                                           const UINT* sizes, const UINT* strides,
                                           UINT64* sizeInBytes);
@@ -529,7 +531,10 @@ DMLC_API const char* dmlcGetLastErrorMessage(void);
 DMLC_API UINT dmlcGetVersion(void);
 
 /* Threads a large operator is split across.  0 = the default: the DMLC_NUM_THREADS
- * environment variable, else every core.  Small tensors always run on the calling thread. */
+ * environment variable (a whole number from 1 to 1024; any other value is reported once on
+ * stderr with what is used instead), else every core.  Small tensors always run on the
+ * calling thread, and so does everything in a child forked after its parent ran threads
+ * (GNU OpenMP's pool does not survive fork), where dmlcGetThreadCount() returns 1. */
 DMLC_API HRESULT dmlcSetThreadCount(UINT count);
 DMLC_API UINT dmlcGetThreadCount(void);
 /* @cdef-end api */

@@ -31,8 +31,10 @@ void dmlc_clear_error(void);
 
 /* The name of a DML_OPERATOR_TYPE value ("DML_OPERATOR_PADDING"), or NULL if unknown. */
 const char* dmlc_operator_type_name(DML_OPERATOR_TYPE type);
-/* The name of a DML_TENSOR_DATA_TYPE value ("FLOAT32"), or "UNKNOWN(<value>)". */
-const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[32]);
+/* The name of a DML_TENSOR_DATA_TYPE value ("FLOAT32"), or "<value> (not a DML_TENSOR_DATA_TYPE)"
+ * formatted into buf, which holds that text for any int ("-2147483648 (not a ...)" is 42 bytes). */
+#define DMLC_TYPE_NAME_SIZE 48
+const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[DMLC_TYPE_NAME_SIZE]);
 /* Element size of one of the eleven supported types, 0 for anything else. */
 UINT dmlc_data_type_size(DML_TENSOR_DATA_TYPE type);
 

@@ -1,7 +1,11 @@
 """C and C++ programs built against the installed header and linked with -ldirectml_py."""
+import concurrent.futures
+import functools
+import glob
 import os
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -35,3 +39,50 @@ def test_cpp_program(tmp_path, std):
     r = build_and_run(tmp_path, "c++", "space_to_depth.cpp", [std, "-Wall", "-Wextra", "-Werror", "-pthread"])
     assert r.returncode == 0, r.stderr
     assert "SPACE_TO_DEPTH1 from 4 threads matches the reference" in r.stdout
+
+
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+
+
+@functools.lru_cache(None)
+def tsan_compiler():
+    """A C compiler that builds and runs a ThreadSanitizer program here, else None."""
+    cc = shutil.which("cc")
+    if cc is None or not os.path.isdir(SRC):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "t.c"), os.path.join(tmp, "t")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        env = plain_env()
+        ok = subprocess.run([cc, "-fsanitize=thread", src, "-o", exe], capture_output=True).returncode == 0
+        return cc if ok and subprocess.run([exe], env=env, capture_output=True).returncode == 0 else None
+
+
+def plain_env():
+    # The sanitizer stage of CI preloads AddressSanitizer into this process; a
+    # ThreadSanitizer program must not inherit that.
+    return {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", "ASAN_OPTIONS")}
+
+
+@pytest.mark.skipif(tsan_compiler() is None, reason="no C compiler with ThreadSanitizer, or no src/ checkout")
+def test_thread_count_is_race_free_under_thread_sanitizer(tmp_path):
+    """dmlcSetThreadCount/dmlcGetThreadCount from several threads while another executes:
+    the core built with -fsanitize=thread (without OpenMP, whose runtime TSan cannot see
+    into) must report no data race."""
+    sources = sorted(glob.glob(os.path.join(SRC, "*.c")) + glob.glob(os.path.join(SRC, "ops", "*.c"))
+                     + glob.glob(os.path.join(SRC, "kernels", "*.c"))) + [os.path.join(HERE, "thread_count.c")]
+    cc, exe = tsan_compiler(), str(tmp_path / "thread_count")
+
+    def compile_one(i):
+        obj = str(tmp_path / f"{i}.o")
+        subprocess.run([cc, "-std=gnu11", "-O0", "-fsanitize=thread", "-DDMLC_BUILDING_LIBRARY",
+                        f"-I{dmlc.get_include()}", "-c", sources[i], "-o", obj], check=True, capture_output=True)
+        return obj
+
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:  # max_pooling.c alone takes seconds
+        objects = list(pool.map(compile_one, range(len(sources))))
+    subprocess.run([cc, "-fsanitize=thread", *objects, "-pthread", "-o", exe], check=True, capture_output=True)
+    r = subprocess.run([exe], env=plain_env(), capture_output=True, text=True, timeout=120)
+    assert "ThreadSanitizer" not in r.stderr, r.stderr
+    assert (r.returncode, r.stdout) == (0, "thread counts set, read and used from 4 threads\n")

@@ -10,6 +10,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -618,3 +619,35 @@ def test_mutated_models_fail_only_with_model_errors(tmp_path, monkeypatch):
                 assert e.path or e.message.startswith("expected a JSON object")
                 failures += 1
     assert failures > 500 and runs > 20
+
+
+# ---- output into a closed pipe ---------------------------------------------------------------
+
+BENCH_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "run.py")
+# The benchmark's wiring without its workloads and peers (seconds to set up and import).
+NO_WORKLOADS = ("import sys, runpy, dmlc.bench as b; b.collect = lambda quick, filt: []; "
+                "b.optional_torch = b.optional_ort = lambda: None; ")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGPIPE"), reason="no SIGPIPE on this platform")
+@pytest.mark.parametrize("args", [
+    ["-m", "dmlc", "examples"],
+    ["-m", "dmlc", "run", "dml_split.json"],
+    ["-m", "dmlc", "config", "--cflags"],
+    ["-c", NO_WORKLOADS + "from dmlc.cli import main; sys.exit(main(['bench', '--quick']))"],
+    ["-c", NO_WORKLOADS + f"sys.argv = [{BENCH_SCRIPT!r}]; runpy.run_path(sys.argv[0], run_name='__main__')"],
+], ids=["examples", "run", "config", "bench", "bench/run.py"])
+def test_closed_pipe_ends_quietly(tmp_path, args):
+    """`dmlc examples | head -1`: the reader is gone before the output is written (its end of
+    the pipe is closed first, so the outcome does not depend on timing).  No traceback, and
+    the status a shell reports for a tool that SIGPIPE ended."""
+    if "run_path" in args[-1] and not os.path.exists(BENCH_SCRIPT):
+        pytest.skip("bench/run.py is in a checkout only")
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        r = subprocess.run([sys.executable, *args], stdout=write_end, stderr=subprocess.PIPE, cwd=tmp_path,
+                           env=child_env(), text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert (r.returncode, r.stderr) == (128 + signal.SIGPIPE, "")

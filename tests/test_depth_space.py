@@ -1,4 +1,5 @@
 """dmlc.depth_to_space / dmlc.space_to_depth against plain NumPy references."""
+import re
 import threading
 
 import numpy as np
@@ -251,7 +252,9 @@ def test_bad_dtype(dtype):
 
 
 def test_bad_out():
-    with pytest.raises(TypeError, match="out must be a numpy.ndarray, not list"):
+    with pytest.raises(TypeError, match=re.escape(
+            "out must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array interface or "
+            "the buffer protocol), not list")):
         dmlc.depth_to_space(X, 2, out=[0])
     with pytest.raises(TypeError, match="out has dtype float64, expected float32"):
         dmlc.depth_to_space(X, 2, out=np.zeros((1, 2, 4, 4)))

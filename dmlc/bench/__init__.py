@@ -175,8 +175,13 @@ def add_arguments(parser):
 
 
 def main(argv=None):
+    from dmlc.cli import quiet_on_broken_pipe
+
     p = argparse.ArgumentParser(prog="dmlc bench", description=__doc__.split("\n\n")[0])
     add_arguments(p)
     args = p.parse_args(argv)
-    run(args.quick, args.filter)
-    return 0
+    def command():
+        run(args.quick, args.filter)
+        return 0
+
+    return quiet_on_broken_pipe(command)

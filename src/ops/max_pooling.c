@@ -711,7 +711,7 @@ HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, cons
         FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[0], "OutputTensor", opname)))
         return hr;
     if (a.idx_desc) {
-        char name[32];
+        char name[DMLC_TYPE_NAME_SIZE];
         if (FAILED(hr = dmlc_tensor_init(&outs[1], a.idx_desc, opname, "OutputIndicesTensor", 3, 5, DMLC_OUTPUT)) ||
             FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[1], "OutputIndicesTensor", opname)))
             return hr;

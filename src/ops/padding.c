@@ -376,7 +376,7 @@ static HRESULT validate(const char* opname, const padding_args* a, const dmlc_te
                          "DML_PADDING_MODE_EDGE (1), DML_PADDING_MODE_REFLECTION (2), DML_PADDING_MODE_SYMMETRIC (3) "
                          "or DML_PADDING_MODE_WRAP (4)", (int)a->mode);
     if (a->v1 && a->d1->PaddingValueDataType != in->type) {
-        char n1[32], n2[32];
+        char n1[DMLC_TYPE_NAME_SIZE], n2[DMLC_TYPE_NAME_SIZE];
         return dmlc_fail(E_INVALIDARG, opname, "PaddingValueDataType is %s, expected %s (InputTensor.DataType)",
                          dmlc_data_type_name(a->d1->PaddingValueDataType, n1), dmlc_data_type_name(in->type, n2));
     }
