@@ -333,12 +333,10 @@ MALFORMED = [
     ("value out of range", "resources/A/initialValues", [1, 2, 3, 4, 5, 1e6], None),
     ("unknown operator", "dispatchables/split/type", "DML_OPERATOR_FROBNICATE",
      'dispatchables.split.type: "DML_OPERATOR_FROBNICATE" is not a DirectML operator type'),
+    # The list is src/ops.def's (dmlc._core.OPERATORS), by DML_OPERATOR_TYPE value.
     ("unimplemented operator", "dispatchables/split/type", "GEMM",
      "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
-     "DML_OPERATOR_MAX_POOLING, DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_OPERATOR_PADDING, "
-     "DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE, DML_OPERATOR_MAX_POOLING1, "
-     "DML_OPERATOR_MAX_POOLING2, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1, "
-     "DML_OPERATOR_PADDING1)"),
+     + ", ".join("DML_OPERATOR_" + name for name, _, _ in sorted(dmlc._core.OPERATORS, key=lambda op: op[1])) + ")"),
     ("hlsl dispatchable", "dispatchables/split/type", "hlsl",
      "dispatchables.split.type: hlsl dispatchables are not supported by dmlc, which runs DirectML operators"),
     ("bad data type name", f"{SPLIT}/InputTensor/DataType", "FLOAT",
