@@ -1,7 +1,7 @@
 """dmlc: DirectML's tensor operators, executed on the CPU.
 
-NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``, ``slice``, ``tile``, ...), a cffi handle on the
-shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``,
+``slice``, ``tile``, ...), a cffi handle on the shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
 """
 import os as _os
