@@ -6,10 +6,9 @@ import dmlc
 from dmlc.bench import (Candidate, Workload, optional_ort, optional_torch, ort_runner, threaded_copy_candidate)
 
 def _elem(dtype):
-    from onnx import TensorProto
-    return {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
-            np.dtype(np.float64): TensorProto.DOUBLE, np.dtype(np.uint8): TensorProto.UINT8,
-            np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32}[np.dtype(dtype)]
+    """The ONNX TensorProto type of a NumPy dtype."""
+    from onnx import helper
+    return helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
 
 
 def onnx_transpose(dtype, in_shape, perm):
