@@ -35,3 +35,15 @@ def test_cpp_program(tmp_path, std):
     r = build_and_run(tmp_path, "c++", "space_to_depth.cpp", [std, "-Wall", "-Wextra", "-Werror", "-pthread"])
     assert r.returncode == 0, r.stderr
     assert "SPACE_TO_DEPTH1 from 4 threads matches the reference" in r.stdout
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_c_program_slice_identity_in_place_and_tile(tmp_path):
+    r = build_and_run(tmp_path, "cc", "slice_identity.c", ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "SLICE1 with a negative stride matches the documented output",
+        "ELEMENT_WISE_IDENTITY ran in place: 38 42 22 26",
+        "TILE repeated the 2 x 2 block twice each way",
+        "error: DML_OPERATOR_SLICE1: InputWindowStrides[2] is 0; a stride must not be 0",
+    ]
