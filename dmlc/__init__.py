@@ -1,7 +1,7 @@
 """dmlc: DirectML's tensor operators, executed on the CPU.
 
-NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ...), a cffi handle on the
-shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``,
+``slice``, ``tile``, ...), a cffi handle on the shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
 
 Arrays from other libraries: every function reads any CPU object with ``__dlpack__``
@@ -39,6 +39,9 @@ from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
 from dmlc.padding import pad  # noqa: E402
 from dmlc.split_join import join, split  # noqa: E402
+from dmlc.element_wise_identity import identity  # noqa: E402
+from dmlc.slicing import slice  # noqa: E402
+from dmlc.tiling import tile  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -76,5 +79,6 @@ __all__ = [
     "pad",
     "split", "join",
     "max_pool",
+    "identity", "slice", "tile",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
 ]

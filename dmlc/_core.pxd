@@ -107,6 +107,36 @@ cdef extern from "directml_py.h" nogil:
         const UINT* EndPadding
         const UINT* Dilations
 
+    # ELEMENT_WISE_IDENTITY, SLICE1, TILE (the enum values are declared here rather than in
+    # DML_OPERATOR_TYPE's block above: Cython only needs their names).
+    ctypedef int INT
+    const DML_OPERATOR_TYPE DML_OPERATOR_ELEMENT_WISE_IDENTITY
+    const DML_OPERATOR_TYPE DML_OPERATOR_SLICE1
+    const DML_OPERATOR_TYPE DML_OPERATOR_TILE
+
+    ctypedef struct DML_SCALE_BIAS:
+        FLOAT Scale
+        FLOAT Bias
+
+    ctypedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        const DML_SCALE_BIAS* ScaleBias
+
+    ctypedef struct DML_SLICE1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* InputWindowOffsets
+        const UINT* InputWindowSizes
+        const INT* InputWindowStrides
+
+    ctypedef struct DML_TILE_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT RepeatsCount
+        const UINT* Repeats
+
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
         UINT64 Offset
@@ -177,9 +207,13 @@ cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, U
 # Output shapes come from the core (flags: DMLC_INFER_FLAGS); outputs are out0/out1 or
 # new arrays of x's dtype / dtype1 (dtype1 None: slot 1 stays unbound).  Returns the
 # result, or the pair of results with dtype1.
+# in_place: the operator is element-wise and may read x where it writes out0 (as DirectML
+# allows ELEMENT_WISE_IDENTITY): an out0 that is exactly x's memory and layout is bound as
+# it is instead of reading from a copy of x.
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
-                      const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*)
+                      const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*,
+                      bint in_place=*)
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1
@@ -188,3 +222,5 @@ cdef int raise_hr(HRESULT hr) except -1
 # True if the memory of a and b (as accepted by as_input/as_output) may overlap; callers
 # copy an input that overlaps out=, as NumPy's ufuncs do.
 cdef bint may_overlap(cnp.ndarray a, cnp.ndarray b)
+# True if a and b are the same memory in the same layout: every element at one address.
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b)

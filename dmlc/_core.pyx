@@ -328,7 +328,8 @@ cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray 
 
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
-                      const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname=""):
+                      const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname="",
+                      bint in_place=False):
     cdef DMLC_TENSOR_SIZES sizes[2]
     cdef DMLC_BUFFER_BINDING outs[2]
     cdef Tensor tout0, tout1
@@ -348,7 +349,8 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
         if r1 is None:
             return finish_output(r0, out0)
         return finish_output(r0, out0), finish_output(r1, out1)
-    if (out0 is not None and may_overlap(x, r0)) or (out1 is not None and may_overlap(x, r1)):
+    if (out0 is not None and may_overlap(x, r0) and not (in_place and same_elements(x, r0))) or \
+            (out1 is not None and may_overlap(x, r1)):
         x = x.copy()  # an input that shares memory with out= is read from a copy, as NumPy's ufuncs do
         bind(tin, x, dml_type)
     if r1 is not None and may_overlap(r0, r1):
@@ -387,3 +389,17 @@ cdef uintptr_t extent(cnp.ndarray a):
         if shape[i] > 1:
             last += <uintptr_t>((shape[i] - 1) * st[i])
     return last + <uintptr_t>cnp.PyArray_ITEMSIZE(a)
+
+
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b):
+    """True if a and b have one shape and every element at the same address."""
+    cdef int nd = cnp.PyArray_NDIM(a), i
+    if cnp.PyArray_DATA(a) != cnp.PyArray_DATA(b) or cnp.PyArray_NDIM(b) != nd or \
+            cnp.PyArray_ITEMSIZE(a) != cnp.PyArray_ITEMSIZE(b):
+        return False
+    for i in range(nd):
+        if cnp.PyArray_DIMS(a)[i] != cnp.PyArray_DIMS(b)[i]:
+            return False
+        if cnp.PyArray_DIMS(a)[i] > 1 and cnp.PyArray_STRIDES(a)[i] != cnp.PyArray_STRIDES(b)[i]:
+            return False
+    return True

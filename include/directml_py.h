@@ -447,6 +447,44 @@ typedef struct DML_PADDING1_OPERATOR_DESC {
     const UINT* StartPadding;
     const UINT* EndPadding;
 } DML_PADDING1_OPERATOR_DESC;
+/* ELEMENT_WISE_IDENTITY, SLICE, SLICE1, TILE: the data-movement neighbours. */
+typedef struct DML_SCALE_BIAS {
+    FLOAT Scale;
+    FLOAT Bias;
+} DML_SCALE_BIAS;
+
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_SCALE_BIAS* ScaleBias;
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+typedef struct DML_SLICE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Offsets;
+    const UINT* Sizes;
+    const UINT* Strides;
+} DML_SLICE_OPERATOR_DESC;
+
+typedef struct DML_TILE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT RepeatsCount;
+    const UINT* Repeats;
+} DML_TILE_OPERATOR_DESC;
+
+/* InputWindowStrides is signed: a negative stride walks the window from its end.  (Some
+ * of Microsoft's pages print UINT; directml.h and the page's examples have INT.) */
+typedef struct DML_SLICE1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* InputWindowOffsets;
+    const UINT* InputWindowSizes;
+    const INT* InputWindowStrides;
+} DML_SLICE1_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -569,6 +607,11 @@ DMLC_STATIC_ASSERT(split_fields, offsetof(DML_SPLIT_OPERATOR_DESC, OutputTensors
 DMLC_STATIC_ASSERT(join_fields, offsetof(DML_JOIN_OPERATOR_DESC, InputTensors) == DMLC_PTR && offsetof(DML_JOIN_OPERATOR_DESC, Axis) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(max_pooling_fields, offsetof(DML_MAX_POOLING_OPERATOR_DESC, Strides) == 3 * DMLC_PTR && sizeof(DML_MAX_POOLING_OPERATOR_DESC) == 7 * DMLC_PTR);
 DMLC_STATIC_ASSERT(max_pooling2_fields, offsetof(DML_MAX_POOLING2_OPERATOR_DESC, DimensionCount) == 3 * DMLC_PTR && offsetof(DML_MAX_POOLING2_OPERATOR_DESC, Dilations) == 8 * DMLC_PTR);
+DMLC_STATIC_ASSERT(scale_bias_size, sizeof(DML_SCALE_BIAS) == 8 && offsetof(DML_SCALE_BIAS, Bias) == 4);
+DMLC_STATIC_ASSERT(identity_fields, offsetof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias) == 2 * DMLC_PTR && sizeof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC) == 3 * DMLC_PTR);
+DMLC_STATIC_ASSERT(slice_fields, offsetof(DML_SLICE_OPERATOR_DESC, Offsets) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_SLICE_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 2 * DMLC_PTR);
+DMLC_STATIC_ASSERT(slice1_fields, offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowOffsets) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowStrides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 2 * DMLC_PTR);
+DMLC_STATIC_ASSERT(tile_fields, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && sizeof(DML_TILE_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR);
 DMLC_STATIC_ASSERT(binding_size, sizeof(DMLC_BUFFER_BINDING) == DMLC_ALIGN_UP(DMLC_PTR + 16, 8));
 
 #endif /* DIRECTML_PY_H */

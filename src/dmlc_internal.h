@@ -121,6 +121,12 @@ HRESULT dmlc_shape_expect(dmlc_shapes* sh, UINT slot, const char* field, UINT di
 /* ---- The operator object -------------------------------------------------------------- */
 typedef struct DMLC_OPERATOR DMLC_OPERATOR_T;
 
+typedef enum dmlc_in_place {
+    DMLC_IN_PLACE_NEVER = 0,          /* outputs never overlap inputs (the default) */
+    DMLC_IN_PLACE_SAME_LAYOUT = 1,    /* element-wise, and input 0 and output 0 place every element alike */
+    DMLC_IN_PLACE_LAYOUTS_DIFFER = 2  /* element-wise, but this operator's layouts differ: never in place */
+} dmlc_in_place;
+
 /* Runs a validated operator on bound memory.  in[i]/out[i] point at Buffer + Offset of
  * each slot (NULL for an absent optional tensor).  Never fails for memory reasons: what
  * an operator needs is allocated at creation. */
@@ -135,6 +141,10 @@ struct DMLC_OPERATOR {
     dmlc_tensor* outputs;
     dmlc_execute_fn execute;
     void* state; /* the operator family's own parameters, in the same allocation */
+    /* Whether output 0 may be bound to exactly the memory of input 0: an element-wise
+     * operator run in place, as DirectML allows for ELEMENT_WISE_IDENTITY.  Any other
+     * overlap of an output with an input is refused by dmlcExecute. */
+    dmlc_in_place in_place;
 };
 
 /* One allocation holding the operator, its tensor slots and state_size bytes of state
@@ -168,12 +178,14 @@ UINT dmlc_thread_count(void);
  * A copy plan is an N-d loop over `sizes`, reading src and writing dst with per-dimension
  * strides in elements, outermost first.  Dimensions of size 1 are dropped and neighbours
  * that are contiguous in both tensors are merged, so a packed copy becomes one memcpy. */
+/* A plan may have twice a tensor's dimensions: TILE walks each axis as {repeat, position}. */
+#define DMLC_MAX_PLAN_DIMS (2 * DMLC_MAX_DIMS)
 typedef struct dmlc_copy_plan {
     UINT elem_size;
     UINT ndim;
-    uint64_t sizes[DMLC_MAX_DIMS];
-    int64_t dst_strides[DMLC_MAX_DIMS];
-    int64_t src_strides[DMLC_MAX_DIMS];
+    uint64_t sizes[DMLC_MAX_PLAN_DIMS];
+    int64_t dst_strides[DMLC_MAX_PLAN_DIMS];
+    int64_t src_strides[DMLC_MAX_PLAN_DIMS];
 } dmlc_copy_plan;
 
 void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const uint64_t* sizes,
@@ -183,6 +195,26 @@ void dmlc_copy_run(const dmlc_copy_plan* plan, void* dst, const void* src);
 /* Runs the plan on the calling thread: for callers that share many small copies out
  * across threads themselves (SPLIT/JOIN pieces). */
 void dmlc_copy_run_serial(const dmlc_copy_plan* plan, void* dst, const void* src);
+
+/* ---- Element-wise maps (src/kernels/copy.c) --------------------------------------------
+ * dmlc_map_run walks a copy plan as dmlc_copy_run does (threads included) but hands each
+ * innermost row to fn: fn(ctx, dst, dst_stride, src, src_stride, n), strides in elements.
+ * dst may equal src (an in-place map over one layout). */
+typedef void (*dmlc_row_fn)(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                            uint64_t n);
+void dmlc_map_run(const dmlc_copy_plan* plan, void* dst, const void* src, dmlc_row_fn fn, const void* ctx);
+
+/* ---- Scale and bias (src/kernels/scale_bias.c) ------------------------------------------
+ * Rows of y = x*Scale + Bias for dmlc_map_run, ctx a const DML_SCALE_BIAS*: the multiply
+ * and the add are two operations, each rounded (never one fused multiply-add).  FLOAT16
+ * and FLOAT32 compute in float32 and round once to the output type (round to nearest
+ * even); FLOAT64 computes in double with Scale and Bias widened. */
+void dmlc_scale_bias_f16(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                         uint64_t n);
+void dmlc_scale_bias_f32(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                         uint64_t n);
+void dmlc_scale_bias_f64(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                         uint64_t n);
 
 /* ---- Streaming copies (src/kernels/stream.c, stream.h) ----------------------------------
  * dmlc_copy_stream is memcpy with non-temporal stores (where the target has them): for

@@ -230,13 +230,24 @@ HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDIN
     for (UINT i = 0; i < outputCount && SUCCEEDED(hr); ++i)
         hr = check_binding(op, &op->outputs[i], &outputs[i], "outputs", i, &out_ptrs[i]);
     /* An output may share no byte with an input or another output: the kernels read inputs
-     * while writing outputs, and a failed check must leave every output untouched. */
+     * while writing outputs, and a failed check must leave every output untouched.  The
+     * one exception is an element-wise operator bound in place (op->in_place): output 0 at
+     * exactly input 0's address, where creation checked that the layouts coincide. */
     for (UINT i = 0; i < outputCount && SUCCEEDED(hr); ++i) {
         const void* o = out_ptrs[i];
         uint64_t on = op->outputs[i].extent;
-        for (UINT j = 0; j < inputCount && SUCCEEDED(hr); ++j)
-            if (ranges_overlap(o, on, ptrs[j], op->inputs[j].extent))
+        for (UINT j = 0; j < inputCount && SUCCEEDED(hr); ++j) {
+            if (!ranges_overlap(o, on, ptrs[j], op->inputs[j].extent)) continue;
+            if (i == 0 && j == 0 && op->in_place == DMLC_IN_PLACE_SAME_LAYOUT && o == ptrs[0]) continue;
+            if (i == 0 && j == 0 && op->in_place == DMLC_IN_PLACE_SAME_LAYOUT)
+                hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[0] overlaps inputs[0] without aliasing it exactly; "
+                               "in place, both must be bound at the same address");
+            else if (i == 0 && j == 0 && op->in_place == DMLC_IN_PLACE_LAYOUTS_DIFFER)
+                hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[0] overlaps inputs[0], but the tensors' strides differ; "
+                               "in place, InputTensor and OutputTensor need the same layout");
+            else
                 hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[%u] overlaps inputs[%u]; outputs may not alias inputs", i, j);
+        }
         for (UINT j = 0; j < i && SUCCEEDED(hr); ++j)
             if (ranges_overlap(o, on, out_ptrs[j], op->outputs[j].extent))
                 hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[%u] overlaps outputs[%u]", i, j);

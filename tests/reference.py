@@ -10,7 +10,8 @@ import numpy as np
 
 __all__ = ["MODES", "NP_MODE", "crd_depth_to_space", "crd_space_to_depth", "dcr_depth_to_space",
            "dcr_space_to_depth", "float_value_reference", "lowest", "np_pad", "output_sizes", "ref_depth_to_space",
-           "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index"]
+           "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index",
+           "ref_scale_bias", "ref_slice", "ref_slice1", "ref_tile", "window_indices"]
 
 
 # ---- DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1) --------------------------------------------------
@@ -208,3 +209,46 @@ def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
         values[pos] = lowest(x.dtype) if best is None else best
         idx[pos] = np.iinfo(np.uint64).max if best is None else where
     return values, idx
+
+
+# ---- ELEMENT_WISE_IDENTITY, SLICE, SLICE1, TILE ----------------------------------------------
+
+def ref_scale_bias(x, scale, bias):
+    """SPEC 8: x*Scale + Bias as two separately rounded float32 operations (NumPy's float32
+    arithmetic rounds each ufunc), then one conversion to the type; FLOAT64 in float64
+    with the float32 Scale and Bias widened."""
+    x = np.asarray(x)
+    s, b = np.float32(scale), np.float32(bias)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if x.dtype == np.float64:
+            return x * np.float64(s) + np.float64(b)
+        y = x.astype(np.float32) * s
+        y = y + b
+        return y.astype(x.dtype)
+
+
+def window_indices(n, offset, size, stride):
+    """SLICE1 along one axis: the input indices start + stride*o for every o the window
+    holds, start being the window's end for a negative stride."""
+    start = offset + (size - 1 if stride < 0 else 0)
+    count = 0 if size == 0 else 1 + (size - 1) // abs(stride)
+    idx = start + stride * np.arange(count)
+    assert size == 0 or (0 <= idx.min() and idx.max() < n and offset + size <= n), "window outside the input"
+    return idx
+
+
+def ref_slice1(x, offsets, sizes, strides):
+    x = np.asarray(x)
+    return x[np.ix_(*[window_indices(n, o, s, t) for n, o, s, t in zip(x.shape, offsets, sizes, strides)])]
+
+
+def ref_slice(x, offsets, sizes, strides):
+    """SLICE: out[o] = in[offsets + strides*o], Sizes elements per axis."""
+    x = np.asarray(x)
+    return x[np.ix_(*[o + t * np.arange(s) for o, s, t in zip(offsets, sizes, strides)])]
+
+
+def ref_tile(x, repeats):
+    """out[o] = x[o mod x.shape], written as a gather (np.tile is the oracle elsewhere)."""
+    x = np.asarray(x)
+    return x[np.ix_(*[np.arange(n * r) % n for n, r in zip(x.shape, repeats)])]

@@ -86,3 +86,15 @@ def test_thread_count_is_race_free_under_thread_sanitizer(tmp_path):
     r = subprocess.run([exe], env=plain_env(), capture_output=True, text=True, timeout=120)
     assert "ThreadSanitizer" not in r.stderr, r.stderr
     assert (r.returncode, r.stdout) == (0, "thread counts set, read and used from 4 threads\n")
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_c_program_slice_identity_in_place_and_tile(tmp_path):
+    r = build_and_run(tmp_path, "cc", "slice_identity.c", ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "SLICE1 with a negative stride matches the documented output",
+        "ELEMENT_WISE_IDENTITY ran in place: 38 42 22 26",
+        "TILE repeated the 2 x 2 block twice each way",
+        "error: DML_OPERATOR_SLICE1: InputWindowStrides[2] is 0; a stride must not be 0",
+    ]

@@ -78,10 +78,27 @@ def test_dxdispatch_join_sample_prints_what_dxdispatch_prints(tmp_path):
     assert lines[1:] == ["Resource 'Out': 1, 2, 3, 100, 115, 5, 6, 7, 8, 9"]
 
 
+def test_dxdispatch_slice_and_identity_samples_print_what_dxdispatch_prints(tmp_path):
+    r = dmlc_process("run", "dml_slice.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert DISPATCH_LINE.match(lines[0]).group(1) == "slice"
+    # 1..25 as 5 x 5, Offsets {1, 1} (of H, W), Sizes {3, 2}, Strides {1, 2}: rows 1..3, columns 1 and 3.
+    x = np.arange(1, 26).reshape(5, 5)
+    assert lines[1:] == [resource_line("output", x[1:4, 1:4:2])]
+    r = dmlc_process("run", "dml_element_wise_identity.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert DISPATCH_LINE.match(lines[0]).group(1) == "identity"
+    assert lines[1:] == ["Resource 'Out': 12, 14, 16"]  # 1, 2, 3 with Scale 2 and Bias 10
+
+
 def test_shipped_models_are_credited_and_unchanged():
     folder = os.path.join(os.path.dirname(dmlc.__file__), "models")
     readme = open(os.path.join(folder, "README.md"), encoding="utf-8").read()
     assert "github.com/microsoft/DirectML" in readme and "MIT License" in readme
+    for name in ("dml_split.json", "dml_join.json", "dml_slice.json", "dml_element_wise_identity.json"):
+        assert f"`{name}`" in readme, name
     split = json.load(open(os.path.join(folder, "dml_split.json")))
     assert split["dispatchables"]["split"]["desc"]["OutputCount"] == 3
     assert split["$schema"] == "./_schema.json"  # DxDispatch's header line, kept as it was
@@ -216,6 +233,103 @@ def test_max_pooling1_without_indices_and_with_padding(tmp_path, capsys, monkeyp
     assert lines == ["Resource 'Out': 4, 7, 1, 9"]
 
 
+def test_slice1_with_negative_strides(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "slice1_negative.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["slice"]
+    # The DML_SLICE1 page's example 2: a stride of -2 over rows 0..3 starts at row 3; NumPy's
+    # x[3::-2, 1:4:2] of 1..16 as 4 x 4.
+    x = np.arange(1, 17, dtype=np.float32).reshape(4, 4)
+    assert lines == [resource_line("Out", x[3::-2, 1:4:2])]
+    assert lines == ["Resource 'Out': 14, 16, 6, 8"]
+
+
+def test_element_wise_identity_transpose_then_scale_bias_in_place(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "element_wise_identity.json"), capsys,
+                                               monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["transpose", "scale"]
+    x = np.arange(1, 7, dtype=np.float16).reshape(2, 3)
+    t = x.T.ravel()
+    # FLOAT16 scales in float32: (t * 0.5) - 1, each step rounded, then to half.
+    scaled = (t.astype(np.float32) * np.float32(0.5) + np.float32(-1)).astype(np.float16)
+    assert lines == [resource_line("Out", t), resource_line("Out", scaled)]
+
+
+def test_tile_with_derived_repeats_count(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "tile.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    x = np.array([[1, 2], [3, 4]], np.uint16)
+    assert lines == [resource_line("Out", np.tile(x, (2, 3)))]
+
+
+def _slice1_model(**desc_changes):
+    doc = parse_model_file("slice1_negative.json")
+    doc["dispatchables"]["slice"]["desc"].update(desc_changes)
+    return doc
+
+
+def parse_model_file(name):
+    from dmlc.model import parse_json
+    with open(os.path.join(MODELS, name)) as f:
+        return parse_json(f.read())
+
+
+@pytest.mark.parametrize("model,message", [
+    (lambda: _slice1_model(InputWindowStrides=[1, 1, -2, 2.5]),
+     "dispatchables.slice.desc.InputWindowStrides[3]: expected a signed 32-bit integer, got 2.5"),
+    (lambda: _slice1_model(InputWindowStrides=[1, 1, -2**31 - 1, 2]),
+     "dispatchables.slice.desc.InputWindowStrides[2]: -2147483649 does not fit in a signed 32-bit integer"),
+    (lambda: _slice1_model(InputWindowStrides="-2"),
+     'dispatchables.slice.desc.InputWindowStrides: expected an array of signed integers, got "-2"'),
+    (lambda: _slice1_model(InputWindowStrides=[1, -2, 2]),
+     "dispatchables.slice.desc.InputWindowStrides: has 3 values, but DimensionCount is 4"),
+    (lambda: _slice1_model(InputWindowStrides=[1, 1, 0, 2]),
+     "dispatchables.slice: cannot create the operator: DML_OPERATOR_SLICE1: InputWindowStrides[2] is 0; a stride "
+     "must not be 0 (E_INVALIDARG)"),
+])
+def test_malformed_slice1_models(model, message):
+    from dmlc.model import Model, ModelError
+    with pytest.raises(ModelError) as e:
+        Model.parse(model(), MODELS)
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"ScaleBias": {"Scale": 2}}, "dispatchables.scale.desc.ScaleBias.Bias: required field is missing"),
+    ({"ScaleBias": {"Scale": 2, "Bias": 1, "Shift": 0}},
+     "dispatchables.scale.desc.ScaleBias.Shift: DML_SCALE_BIAS has no field 'Shift' (its fields: Scale, Bias)"),
+    ({"ScaleBias": [2, 1]}, "dispatchables.scale.desc.ScaleBias: expected a DML_SCALE_BIAS object or null, got [2, 1]"),
+    ({"ScaleBias": {"Scale": "two", "Bias": 1}},
+     'dispatchables.scale.desc.ScaleBias.Scale: expected a number or "nan", "inf", "-inf", got "two"'),
+])
+def test_malformed_scale_bias_models(change, message):
+    from dmlc.model import Model, ModelError
+    doc = parse_model_file("element_wise_identity.json")
+    doc["dispatchables"]["scale"]["desc"].update(change)
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == message
+
+
+def test_scale_bias_null_copies_and_repeats_count_must_match():
+    import io
+
+    from dmlc.model import Model, ModelError
+    doc = parse_model_file("element_wise_identity.json")
+    doc["dispatchables"]["scale"]["desc"]["ScaleBias"] = None  # JSON null: no ScaleBias, a copy in place
+    out = io.StringIO()
+    Model.parse(doc, MODELS).run(out)
+    printed = [line for line in out.getvalue().splitlines() if line.startswith("Resource")]
+    assert printed == ["Resource 'Out': 1, 4, 2, 5, 3, 6"] * 2
+    doc = parse_model_file("tile.json")
+    doc["dispatchables"]["tile"]["desc"]["RepeatsCount"] = 3
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == "dispatchables.tile.desc.RepeatsCount: is 3, but Repeats has 2 values"
+
+
 @pytest.mark.filterwarnings("error")  # overflow to inf is a value, not a NumPy warning on stderr
 def test_print_formats_like_dxdispatch(tmp_path, capsys, monkeypatch):
     status, lines, dispatched, err = run_model(os.path.join(MODELS, "print_formats.json"), capsys, monkeypatch,
@@ -334,12 +448,10 @@ MALFORMED = [
     ("value out of range", "resources/A/initialValues", [1, 2, 3, 4, 5, 1e6], None),
     ("unknown operator", "dispatchables/split/type", "DML_OPERATOR_FROBNICATE",
      'dispatchables.split.type: "DML_OPERATOR_FROBNICATE" is not a DirectML operator type'),
+    # The list is src/ops.def's (dmlc._core.OPERATORS), by DML_OPERATOR_TYPE value.
     ("unimplemented operator", "dispatchables/split/type", "GEMM",
      "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
-     "DML_OPERATOR_MAX_POOLING, DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_OPERATOR_PADDING, "
-     "DML_OPERATOR_SPACE_TO_DEPTH, DML_OPERATOR_DEPTH_TO_SPACE, DML_OPERATOR_MAX_POOLING1, "
-     "DML_OPERATOR_MAX_POOLING2, DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1, "
-     "DML_OPERATOR_PADDING1)"),
+     + ", ".join("DML_OPERATOR_" + name for name, _, _ in sorted(dmlc._core.OPERATORS, key=lambda op: op[1])) + ")"),
     ("hlsl dispatchable", "dispatchables/split/type", "hlsl",
      "dispatchables.split.type: hlsl dispatchables are not supported by dmlc, which runs DirectML operators"),
     ("bad data type name", f"{SPLIT}/InputTensor/DataType", "FLOAT",
@@ -502,7 +614,8 @@ def test_every_subcommand_has_help(capsys, command):
     out = capsys.readouterr().out
     assert out.startswith(f"usage: dmlc {command} [-h]")
     out = " ".join(out.split())
-    assert {"run": "dml_join.json, dml_split.json", "examples": "worked example",
+    assert {"run": "dml_element_wise_identity.json, dml_join.json, dml_slice.json, dml_split.json",
+            "examples": "worked example",
             "bench": "--filter TEXT", "config": "--includedir"}[command] in out
 
 
