@@ -138,7 +138,9 @@ cdef cnp.ndarray as_input(object x, str name):
         a = a.astype(a.dtype.newbyteorder("="))
     dml_type_of(a, name)
     if not in_place_ok(a):
-        a = np.ascontiguousarray(a)
+        # A copy, never ascontiguousarray: that returns a contiguous but misaligned array
+        # (a buffer at an odd offset, as dask.distributed hands over) unchanged.
+        a = np.array(a, order="C")
     return a
 
 
