@@ -15,7 +15,7 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-FAMILIES = ["depth_space", "padding", "split_join", "max_pooling"]
+FAMILIES = ["depth_space", "padding", "split_join", "max_pooling", "dask"]
 
 
 @dataclasses.dataclass
