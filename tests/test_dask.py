@@ -422,6 +422,27 @@ def test_size_errors_at_graph_build_without_computing():
     assert dask_error(dd.pad, X, 0, 0) == in_memory_error(dmlc.pad, stand_in, 0, 0)
 
 
+class Unreadable:
+    """An array-like whose data cannot be read (Dask may take an empty piece of it)."""
+    shape, dtype, ndim = (2, 8, 12, 12), np.dtype(np.float32), 4
+
+    def __getitem__(self, key):
+        if any(k.start == k.stop for k in key):
+            return np.empty((0,) * 4, self.dtype)
+        raise AssertionError(f"read {key} while building a graph")
+
+
+def test_building_graphs_reads_nothing():
+    X = da.from_array(Unreadable(), chunks=(1, 4, 5, 5))
+    dd.max_pool(X, 3, strides=2, start_padding=1, return_indices=True)
+    dd.pad(X, 3, 4, mode="wrap")
+    dd.depth_to_space(X, 2)
+    dd.space_to_depth(X[:, :, :10, :10], 2)
+    dd.join(dd.split(X, 2, 1), 1)
+    with pytest.raises(AssertionError, match="while building a graph"):
+        dd.max_pool(X, 2).compute(**SYNC)
+
+
 def test_unknown_chunk_sizes():
     X = da.arange(10, chunks=5)
     X = X[X > 3]
@@ -455,7 +476,8 @@ def workload():
 @pytest.mark.parametrize("scheduler", ["threads", "sync", "processes"])
 def test_schedulers(scheduler):
     lazy, want = workload()
-    for got, w in zip(dask.compute(*lazy, scheduler=scheduler), want):
+    # Two workers for processes: each one starts a Python (spawn) and imports dmlc.
+    for got, w in zip(dask.compute(*lazy, scheduler=scheduler, num_workers=2), want):
         same(got, w)
 
 
@@ -592,7 +614,11 @@ def test_pooling_an_on_disk_array_holds_a_few_chunks(tmp_path):
     import json
     script = tmp_path / "pool_on_disk.py"
     script.write_text(ON_DISK)
-    r = subprocess.run([sys.executable, str(script), str(tmp_path)], env=child_env(), capture_output=True, text=True)
+    # Through a shell that forks Python rather than exec'ing it: Linux carries a process's
+    # peak RSS across fork and exec into the child's ru_maxrss, so a Python started
+    # straight from this (large) test process would report this process's peak.
+    r = subprocess.run(["sh", "-c", '"$0" "$@"; exit $?', sys.executable, str(script), str(tmp_path)],
+                       env=child_env(), capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     m = json.loads(r.stdout.strip().splitlines()[-1])
     assert m["array_mib"] == 1536
