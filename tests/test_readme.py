@@ -30,9 +30,11 @@ FENCE = re.compile(r"^(?:<!-- readme-test: (?P<marker>[^>]*?) -->\n)?```(?P<lang
 # The blocks not run: their first line, and why.
 SKIPPED = {
     "pip install .": "installs dmlc (the test runs every other block against the dmlc under test)",
-    'pip install ".[test]" && pytest tests': "installs packages and runs the test suite, which runs this file",
+    'pip install ".[test,dask]" && pytest tests': "installs packages and runs the test suite, which runs this file",
     "pip install onnxruntime onnx   # optional peers; PyTorch too if installed":
         "installs packages, and the benchmark takes minutes (tests/test_cli.py runs it)",
+    'pip install "dmlc[dask]"      # dmlc with dask[array] and distributed':
+        "installs packages (CI installs the dask extra for the tests)",
     "include/directml_py.h   DirectML's types + the dmlc execution API (the only public header)":
         "a listing of the repository, not a command",
 }
