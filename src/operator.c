@@ -100,6 +100,7 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     if (!op) return dmlc_fail(E_POINTER, who, "op is NULL");
     *op = NULL;
     if (!desc) return dmlc_fail(E_POINTER, who, "desc is NULL");
+    if (FAILED(hr = dmlc_cpu_check(who))) return hr; /* kernels are chosen below, by the CPU's features */
     name = dmlc_operator_type_name(desc->Type);
     if (!name || desc->Type == DML_OPERATOR_INVALID)
         return dmlc_fail(E_INVALIDARG, who, "desc->Type is %d, which is not a DML_OPERATOR_TYPE", (int)desc->Type);

@@ -1,3 +1,4 @@
+import functools
 import os
 import sys
 
@@ -37,3 +38,16 @@ def child_env(**extra):
     env = dict(os.environ, **extra)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
     return env
+
+
+@functools.lru_cache(maxsize=None)
+def library_has_threads():
+    """Whether the library under test splits large operators across threads.  A core built
+    without OpenMP (DMLC_NO_OPENMP=1, or a compiler without it) runs everything on the
+    calling thread, and dmlcGetThreadCount says so by reporting 1 whatever was asked."""
+    import dmlc
+    dmlc.set_num_threads(2)
+    try:
+        return dmlc.get_num_threads() == 2
+    finally:
+        dmlc.set_num_threads(0)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from conftest import ALL_DTYPES, random_array
+from conftest import ALL_DTYPES, library_has_threads, random_array
 
 
 def ref_depth_to_space(x, b, order="depth_column_row"):
@@ -165,7 +165,7 @@ def test_large_tensor_uses_threads_and_matches(rng):
     try:
         for n in (1, 2, 3):
             dmlc.set_num_threads(n)
-            assert dmlc.get_num_threads() == n
+            assert dmlc.get_num_threads() == (n if library_has_threads() else 1)
             np.testing.assert_array_equal(dmlc.depth_to_space(x, 2), want)
             np.testing.assert_array_equal(dmlc.space_to_depth(want, 2), x)
     finally:

@@ -8,7 +8,8 @@
  * in pieces far apart in time (a partly filled line is flushed piecemeal), so callers use
  * it only for large operators (DMLC_STREAM_MIN_BYTES) that write their destinations
  * sequentially, in runs of whole 16-byte units (DMLC_STREAM_MIN_RUN or more).
- * Where there are no such stores (non-x86 targets) it is memcpy. */
+ * Where there are no such stores (non-x86 targets), or DMLC_CPU_FEATURES=generic asks for
+ * the portable kernels only, it is memcpy. */
 #include "../dmlc_internal.h"
 
 #include <string.h>
@@ -24,7 +25,7 @@ void dmlc_copy_stream(void* dst, const void* src, size_t n)
     char* d = (char*)dst;
     const char* s = (const char*)src;
     size_t head = (16 - ((uintptr_t)d & 15)) & 15, i;
-    if (n < head + 16) {
+    if (n < head + 16 || !dmlc_cpu_has(DMLC_CPU_SSE2)) {
         memcpy(d, s, n);
         return;
     }

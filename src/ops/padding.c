@@ -596,7 +596,7 @@ HRESULT dmlc_create_padding(DML_OPERATOR_TYPE type, const char* opname, const vo
         }
     }
     st.row = pad_row_for(st.elem_size);
-    st.stream = PAD_HAVE_STREAM && out.count * out.elem_size >= PAD_STREAM_MIN_BYTES;
+    st.stream = PAD_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) && out.count * out.elem_size >= PAD_STREAM_MIN_BYTES;
 
     o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(padding_state));
     if (!o) return E_OUTOFMEMORY;
