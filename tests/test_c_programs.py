@@ -2,6 +2,7 @@
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -35,3 +36,41 @@ def test_cpp_program(tmp_path, std):
     r = build_and_run(tmp_path, "c++", "space_to_depth.cpp", [std, "-Wall", "-Wextra", "-Werror", "-pthread"])
     assert r.returncode == 0, r.stderr
     assert "SPACE_TO_DEPTH1 from 4 threads matches the reference" in r.stdout
+
+
+VECTORS = os.path.join(HERE, "vectors.h")
+
+
+@pytest.fixture(scope="module")
+def vectors_program(tmp_path_factory):
+    if shutil.which("cc") is None:
+        pytest.skip("no C compiler")
+    tmp = tmp_path_factory.mktemp("vectors")
+    exe = str(tmp / "vectors")
+    libdir = dmlc.get_library_dir()
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", os.path.join(HERE, "vectors.c"),
+                    f"-I{dmlc.get_include()}", f"-L{libdir}", "-ldirectml_py", f"-Wl,-rpath,{libdir}", "-o", exe],
+                   check=True, capture_output=True, text=True)
+    return exe
+
+
+@pytest.mark.parametrize("features", ["native", "generic"])
+def test_vectors_program_runs_every_operator_over_the_table(vectors_program, features):
+    """vectors.c: the worked examples and NumPy vectors of vectors.h through every operator,
+    with the CPU's vector paths and with the portable kernels only (what aarch64 runs)."""
+    with open(VECTORS) as f:
+        cases = f.read().count('{.name = "')
+    r = subprocess.run([vectors_program], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, DMLC_CPU_FEATURES=features))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert cases > 150
+    assert f"vectors: {cases} of {cases} cases match over 11 operators" in r.stdout
+    if features == "generic":
+        assert 'CPU features in use: "")' in r.stdout
+
+
+def test_vectors_table_is_what_its_generator_writes():
+    """vectors.h is committed output of gen_vectors.py: both change together."""
+    r = subprocess.run([sys.executable, os.path.join(HERE, "gen_vectors.py"), "--check"], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
