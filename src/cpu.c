@@ -29,6 +29,7 @@
  * wherever SSE2 is part of the target. */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #  define DMLC_DETECT_AVX2 1
+#  include <cpuid.h>
 #endif
 #if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
 #  define DMLC_DETECT_SSE2 1
@@ -50,9 +51,12 @@ static unsigned detect(void)
     f |= DMLC_CPU_SSE2;
 #endif
 #ifdef DMLC_DETECT_AVX2
+    unsigned a, b, c, d;
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) f |= DMLC_CPU_AVX2;
-    if (__builtin_cpu_supports("f16c")) f |= DMLC_CPU_F16C;
+    /* Clang's __builtin_cpu_supports does not know "f16c" (CPUID leaf 1, ECX bit 29).  Its
+     * instructions use YMM registers, so it also needs the OS support that "avx" checks. */
+    if (__builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C)) f |= DMLC_CPU_F16C;
 #endif
     return f;
 }

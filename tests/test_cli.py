@@ -497,7 +497,8 @@ def test_bad_usage_exits_2(tmp_path):
     for args, text in [(["run"], "the following arguments are required: MODEL.json"),
                        (["frobnicate"], "invalid choice: 'frobnicate'"),
                        (["config", "--cxxflags"], "unrecognized arguments: --cxxflags"),
-                       (["config"], "give at least one of --cflags, --libs, --includedir, --libdir")]:
+                       (["config"], "give at least one of --cflags, --libs, --includedir, --libdir, "
+                                    "--pkgconfigdir, --cmakedir")]:
         r = dmlc_process(*args, cwd=tmp_path)
         assert r.returncode == 2, args
         assert r.stdout == ""
