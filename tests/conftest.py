@@ -1,5 +1,7 @@
 import functools
 import os
+import shlex
+import shutil
 import sys
 
 import numpy as np
@@ -51,3 +53,10 @@ def library_has_threads():
         return dmlc.get_num_threads() == 2
     finally:
         dmlc.set_num_threads(0)
+
+
+def compiler(cxx=False):
+    """The C (or C++) compiler command the tests build programs with: $CC ($CXX), as CI sets
+    it for its clang build, else cc (c++); None when there is none on PATH."""
+    cmd = shlex.split(os.environ.get("CXX" if cxx else "CC", "")) or ["c++" if cxx else "cc"]
+    return cmd if shutil.which(cmd[0]) else None

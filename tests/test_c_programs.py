@@ -1,57 +1,56 @@
-"""C and C++ programs built against the installed header and linked with -ldirectml_py."""
+"""C and C++ programs built against the installed header and linked with -ldirectml_py,
+with the compiler CI names in $CC/$CXX (cc and c++ by default)."""
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
 import dmlc
+from conftest import compiler
 
 HERE = os.path.join(os.path.dirname(__file__), "c")
+VECTORS = os.path.join(HERE, "vectors.h")
 
 
-def build_and_run(tmp_path, compiler, source, flags):
-    exe = str(tmp_path / "prog")
+def build(tmp_path, command, source, flags):
+    exe = str(tmp_path / os.path.splitext(source)[0])
     libdir = dmlc.get_library_dir()
-    cmd = [compiler, *flags, os.path.join(HERE, source), f"-I{dmlc.get_include()}", f"-L{libdir}", "-ldirectml_py",
+    cmd = [*command, *flags, os.path.join(HERE, source), f"-I{dmlc.get_include()}", f"-L{libdir}", "-ldirectml_py",
            f"-Wl,-rpath,{libdir}", "-o", exe]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return subprocess.run([exe], capture_output=True, text=True, timeout=60)
+    return exe
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def build_and_run(tmp_path, command, source, flags):
+    return subprocess.run([build(tmp_path, command, source, flags)], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(compiler() is None, reason="no C compiler")
 @pytest.mark.parametrize("std", ["-std=c99", "-std=c11"])
 def test_c_program(tmp_path, std):
-    r = build_and_run(tmp_path, "cc", "depth_to_space.c", [std, "-Wall", "-Wextra", "-Werror", "-pedantic"])
+    r = build_and_run(tmp_path, compiler(), "depth_to_space.c", [std, "-Wall", "-Wextra", "-Werror", "-pedantic"])
     assert r.returncode == 0, r.stderr
     assert "DEPTH_TO_SPACE1 matches the documented output" in r.stdout
     assert ("error: DML_OPERATOR_DEPTH_TO_SPACE1: InputTensor.Sizes[1] is 8, not divisible by BlockSize * BlockSize (9)"
             in r.stdout)
 
 
-@pytest.mark.skipif(shutil.which("c++") is None, reason="no C++ compiler")
+@pytest.mark.skipif(compiler(cxx=True) is None, reason="no C++ compiler")
 @pytest.mark.parametrize("std", ["-std=c++11", "-std=c++17"])
 def test_cpp_program(tmp_path, std):
-    r = build_and_run(tmp_path, "c++", "space_to_depth.cpp", [std, "-Wall", "-Wextra", "-Werror", "-pthread"])
+    r = build_and_run(tmp_path, compiler(cxx=True), "space_to_depth.cpp",
+                      [std, "-Wall", "-Wextra", "-Werror", "-pthread"])
     assert r.returncode == 0, r.stderr
     assert "SPACE_TO_DEPTH1 from 4 threads matches the reference" in r.stdout
 
 
-VECTORS = os.path.join(HERE, "vectors.h")
-
-
 @pytest.fixture(scope="module")
 def vectors_program(tmp_path_factory):
-    if shutil.which("cc") is None:
+    if compiler() is None:
         pytest.skip("no C compiler")
-    tmp = tmp_path_factory.mktemp("vectors")
-    exe = str(tmp / "vectors")
-    libdir = dmlc.get_library_dir()
-    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", os.path.join(HERE, "vectors.c"),
-                    f"-I{dmlc.get_include()}", f"-L{libdir}", "-ldirectml_py", f"-Wl,-rpath,{libdir}", "-o", exe],
-                   check=True, capture_output=True, text=True)
-    return exe
+    return build(tmp_path_factory.mktemp("vectors"), compiler(), "vectors.c",
+                 ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
 
 
 @pytest.mark.parametrize("features", ["native", "generic"])

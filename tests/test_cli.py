@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 
@@ -17,7 +16,7 @@ import numpy as np
 import pytest
 
 import dmlc
-from conftest import child_env
+from conftest import child_env, compiler
 from dmlc import cli
 
 MODELS = os.path.join(os.path.dirname(__file__), "models")
@@ -579,12 +578,12 @@ def test_config_prints_the_package_locations(tmp_path):
     assert r.stdout.split() == [f"-L{libdir}", "-ldirectml_py", f"-Wl,-rpath,{libdir}", f"-I{include}"]
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+@pytest.mark.skipif(compiler() is None, reason="no C compiler")
 def test_config_flags_build_a_c_program_that_runs_without_library_path(tmp_path):
     r = dmlc_process("config", "--cflags", "--libs", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     exe = tmp_path / "d2s"
-    build = subprocess.run(["cc", "-std=c99", os.path.join(C_PROGRAMS, "depth_to_space.c"),
+    build = subprocess.run([*compiler(), "-std=c99", os.path.join(C_PROGRAMS, "depth_to_space.c"),
                             *shlex.split(r.stdout), "-o", str(exe)], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH")}
