@@ -19,8 +19,9 @@ RUST = os.path.join(HERE, "rust")
 
 
 def dmlc_config(*items):
+    # cwd: not a checkout's root, whose unbuilt dmlc/ `python -m` would import first.
     r = subprocess.run([sys.executable, "-m", "dmlc", "config", *items], capture_output=True, text=True,
-                       env=child_env(), check=True)
+                       env=child_env(), cwd=HERE, check=True)
     return r.stdout.strip()
 
 

@@ -50,7 +50,9 @@ def run_child(value, dtype="float32"):
     env.pop("DMLC_CPU_FEATURES", None)
     if value is not None:
         env["DMLC_CPU_FEATURES"] = value
-    r = subprocess.run([sys.executable, "-c", CHILD, dtype], env=env, capture_output=True, text=True, timeout=120)
+    # cwd: not a checkout's root, whose unbuilt dmlc/ `python -c` would import first.
+    r = subprocess.run([sys.executable, "-c", CHILD, dtype], env=env, capture_output=True, text=True, timeout=120,
+                       cwd=os.path.dirname(os.path.abspath(__file__)))
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
