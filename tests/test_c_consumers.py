@@ -1,6 +1,7 @@
 """Building against the installed package the ways C and Rust users do: pkg-config
 (dmlc.pc), CMake (find_package(dmlc) -> dmlc::directml_py), rustc and cargo with a build.rs.
 Every program runs without LD_LIBRARY_PATH: the rpath comes with the flags."""
+import functools
 import os
 import shlex
 import shutil
@@ -18,6 +19,7 @@ C_PROGRAMS = os.path.join(HERE, "c")
 RUST = os.path.join(HERE, "rust")
 
 
+@functools.lru_cache(maxsize=None)
 def dmlc_config(*items):
     # cwd: not a checkout's root, whose unbuilt dmlc/ `python -m` would import first.
     r = subprocess.run([sys.executable, "-m", "dmlc", "config", *items], capture_output=True, text=True,
@@ -93,25 +95,31 @@ def test_pkgconfig_builds_a_program_that_runs(tmp_path):
     assert "DEPTH_TO_SPACE1 matches the documented output" in run(exe, tmp_path)
 
 
-def cmake_version_check(requested):
-    """What dmlcConfigVersion.cmake answers to find_package(dmlc <requested>)."""
-    major, minor = (requested.split(".") + ["0"])[:2]
-    script = (f'set(PACKAGE_FIND_VERSION "{requested}")\nset(PACKAGE_FIND_VERSION_MAJOR {major})\n'
-              f'set(PACKAGE_FIND_VERSION_MINOR {minor})\n'
-              f'include("{dmlc_config("--cmakedir")}/dmlcConfigVersion.cmake")\n'
-              'message(STATUS "compatible=${PACKAGE_VERSION_COMPATIBLE} exact=${PACKAGE_VERSION_EXACT}")\n')
-    r = subprocess.run(["cmake", "-P", "/dev/stdin"], input=script, capture_output=True, text=True, check=True)
-    return r.stdout.strip().split("-- ")[-1]
+def cmake_version_checks(*requested):
+    """What dmlcConfigVersion.cmake answers to find_package(dmlc <r>) for each r, in one
+    cmake -P run: "compatible=TRUE exact=" per version."""
+    lines = [f'set(version_file "{dmlc_config("--cmakedir")}/dmlcConfigVersion.cmake")',
+             "function(check requested major minor)",
+             "  set(PACKAGE_FIND_VERSION ${requested})",
+             "  set(PACKAGE_FIND_VERSION_MAJOR ${major})",
+             "  set(PACKAGE_FIND_VERSION_MINOR ${minor})",
+             "  include(${version_file})",
+             '  message(STATUS "compatible=${PACKAGE_VERSION_COMPATIBLE} exact=${PACKAGE_VERSION_EXACT}")',
+             "endfunction()"]
+    for r in requested:
+        major, minor = (r.split(".") + ["0"])[:2]
+        lines.append(f"check({r} {major} {minor})")
+    r = subprocess.run(["cmake", "-P", "/dev/stdin"], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                       check=True)
+    return [line.split("-- ", 1)[1] for line in r.stdout.splitlines() if line.startswith("-- ")]
 
 
 @pytest.mark.skipif(shutil.which("cmake") is None or not os.path.exists("/dev/stdin"), reason="no cmake")
 def test_cmake_version_rule():
     v = dmlc.__version__
     major, minor, _ = v.split(".")
-    assert cmake_version_check(v) == "compatible=TRUE exact=TRUE"
-    assert cmake_version_check(f"{major}.{minor}") == "compatible=TRUE exact="
-    assert cmake_version_check(f"{major}.{int(minor) + 1}") == "compatible=FALSE exact="
-    assert cmake_version_check(f"{int(major) + 1}.0") == "compatible=FALSE exact="
+    assert cmake_version_checks(v, f"{major}.{minor}", f"{major}.{int(minor) + 1}", f"{int(major) + 1}.0") == [
+        "compatible=TRUE exact=TRUE", "compatible=TRUE exact=", "compatible=FALSE exact=", "compatible=FALSE exact="]
 
 
 @pytest.mark.skipif(shutil.which("cmake") is None or compiler() is None or compiler(cxx=True) is None,

@@ -18,41 +18,54 @@ from dmlc.ffi import ffi, lib
 E_INVALIDARG = -2147024809
 E_POINTER = -2147467261
 
-# The child reports dmlcGetCpuFeatures, then what a max pooling (the operator with an
-# AVX2 path) and a padding give or raise, then the features again after the variable
-# changed in its own environment (read once: no effect).
+# The child reports dmlcGetCpuFeatures and what dmlcCreateOperator says before it looks at
+# the desc, then the features again after the variable changed in its own environment
+# (read once: no effect).  ctypes only, so that a child starts fast.
 CHILD = r"""
-import json, os, sys
-import numpy as np
-import dmlc
-from dmlc.ffi import ffi, lib
+import ctypes, json, os, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.dmlcGetLastErrorMessage.restype = ctypes.c_char_p
 def features():
-    p = ffi.new("const char**")
-    hr = lib.dmlcGetCpuFeatures(p)
-    return [hr, ffi.string(p[0]).decode(), ffi.string(lib.dmlcGetLastErrorMessage()).decode()]
+    p = ctypes.c_char_p()
+    hr = lib.dmlcGetCpuFeatures(ctypes.byref(p))
+    return [hr, p.value.decode(), lib.dmlcGetLastErrorMessage().decode()]
 out = {"features": features()}
-x = np.arange(2 * 3 * 9 * 20, dtype=np.float32).reshape(2, 3, 9, 20)[:, :, :, ::-1].copy()
-x[0, 1, 4, 7] = np.nan
-try:
-    v, i = dmlc.max_pool(x.astype(sys.argv[1]), 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
-    out["pool"] = [v.astype(np.float64).tolist(), i.tolist()]
-except ValueError as e:
-    out["pool"] = str(e)
+desc = (ctypes.c_int * 4)(64, 0, 0, 0)  # DML_OPERATOR_DESC {PADDING, Desc = NULL}
+op = ctypes.c_void_p()
+out["create"] = [lib.dmlcCreateOperator(desc, ctypes.byref(op)), lib.dmlcGetLastErrorMessage().decode()]
 os.environ["DMLC_CPU_FEATURES"] = "bogus-after-the-first-read"
 out["again"] = features()
 print(json.dumps(out))
 """
 
+# The same max pooling (the operator with an AVX2 path) in both dtypes that path takes,
+# through the Python API, or the error it raises.
+POOL_CHILD = r"""
+import json, sys
+import numpy as np
+import dmlc
+out = {}
+for dtype in ("float32", "float16"):
+    x = np.arange(2 * 3 * 9 * 20, dtype=np.float32).reshape(2, 3, 9, 20)[:, :, :, ::-1].copy()
+    x[0, 1, 4, 7] = np.nan
+    try:
+        v, i = dmlc.max_pool(x.astype(dtype), 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
+        out[dtype] = [v.astype(np.float64).tolist(), i.tolist()]
+    except ValueError as e:
+        out[dtype] = str(e)
+print(json.dumps(out))
+"""
 
-def run_child(value, dtype="float32"):
+
+def run_child(value, code=CHILD):
     """The child's report with DMLC_CPU_FEATURES=value (None: unset)."""
     env = child_env()
     env.pop("DMLC_CPU_FEATURES", None)
     if value is not None:
         env["DMLC_CPU_FEATURES"] = value
     # cwd: not a checkout's root, whose unbuilt dmlc/ `python -c` would import first.
-    r = subprocess.run([sys.executable, "-c", CHILD, dtype], env=env, capture_output=True, text=True, timeout=120,
-                       cwd=os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", code, dmlc.get_library_path()], env=env, capture_output=True,
+                       text=True, timeout=120, cwd=os.path.dirname(os.path.abspath(__file__)))
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout)
 
@@ -92,29 +105,40 @@ def reference_pool(dtype):
 def test_default_uses_every_extension_the_cpu_has(value):
     got = run_child(value)
     assert got["features"] == [0, expected_native(), ""]
+    assert got["create"] == [E_POINTER, "DML_OPERATOR_PADDING: desc->Desc is NULL"]  # past the check
     assert got["again"] == got["features"]  # read once: a later change does nothing
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float16"])
-def test_generic_runs_the_portable_kernels_with_the_same_results(dtype):
-    generic, native = run_child("generic", dtype), run_child(None, dtype)
-    assert generic["features"] == [0, "", ""] and generic["again"] == [0, "", ""]
-    want_v, want_i = reference_pool(dtype)
-    for got in (generic, native):
-        np.testing.assert_array_equal(np.array(got["pool"][0]), np.array(want_v))  # NaN equals NaN here
-        np.testing.assert_array_equal(np.array(got["pool"][1], np.uint64), np.array(want_i, np.uint64))
-    assert np.isnan(np.array(want_v)).any()  # the vector path's NaN rule is part of the check
+def test_generic_runs_the_portable_kernels_with_the_same_results():
+    got = run_child("generic")
+    assert got["features"] == [0, "", ""] and got["again"] == [0, "", ""]
+    generic, native = run_child("generic", POOL_CHILD), run_child(None, POOL_CHILD)
+    for dtype in ("float32", "float16"):
+        want_v, want_i = reference_pool(dtype)
+        assert np.isnan(np.array(want_v)).any()  # the vector path's NaN rule is part of the check
+        for got in (generic[dtype], native[dtype]):
+            np.testing.assert_array_equal(np.array(got[0]), np.array(want_v))  # NaN equals NaN here
+            np.testing.assert_array_equal(np.array(got[1], np.uint64), np.array(want_i, np.uint64))
+
+
+def unknown_value_message(value):
+    shown = value if len(value) < 92 else value[:92] + "..."
+    return (f'the environment variable DMLC_CPU_FEATURES is "{shown}", expected "generic" (only the '
+            f'portable kernels) or "native" (every extension the CPU has), or unset')
 
 
 @pytest.mark.parametrize("value", ["avx512", "GENERIC", "generic ", "x" * 200])
 def test_an_unknown_value_is_an_error_naming_the_variable(value):
     got = run_child(value)
-    shown = value if len(value) < 92 else value[:92] + "..."
-    message = (f'the environment variable DMLC_CPU_FEATURES is "{shown}", expected "generic" (only the '
-               f'portable kernels) or "native" (every extension the CPU has), or unset')
+    message = unknown_value_message(value)
     assert got["features"] == [E_INVALIDARG, "", "dmlcGetCpuFeatures: " + message]
-    assert got["pool"] == "dmlcCreateOperator: " + message  # no operator runs on a misread setting
+    assert got["create"] == [E_INVALIDARG, "dmlcCreateOperator: " + message]  # no operator on a misread setting
     assert got["again"] == got["features"]
+
+
+def test_an_unknown_value_fails_every_python_call():
+    got = run_child("avx2", POOL_CHILD)
+    assert got == {dtype: "dmlcCreateOperator: " + unknown_value_message("avx2") for dtype in ("float32", "float16")}
 
 
 def test_null_pointer():
