@@ -137,14 +137,17 @@ def config_flags():
     if sys.platform != "win32":
         # The rpath lets the program find libdirectml_py without LD_LIBRARY_PATH.
         libs += f" -Wl,-rpath,{libdir}"
-    return {"cflags": f"-I{include}", "libs": libs, "includedir": include, "libdir": libdir}
+    here = os.path.dirname(os.path.abspath(dmlc.__file__))
+    return {"cflags": f"-I{include}", "libs": libs, "includedir": include, "libdir": libdir,
+            "pkgconfigdir": os.path.join(here, "pkgconfig"), "cmakedir": os.path.join(here, "cmake")}
 
 
 def cmd_config(args):
     """Print what a C or C++ build against libdirectml_py needs, in the order asked, on one
-    line: cc app.c $(dmlc config --cflags --libs)"""
+    line: cc app.c $(dmlc config --cflags --libs).  pkg-config and CMake users point their
+    tool at --pkgconfigdir (dmlc.pc) or --cmakedir (find_package(dmlc))."""
     if not args.items:
-        args.parser.error("give at least one of --cflags, --libs, --includedir, --libdir")
+        args.parser.error("give at least one of --cflags, --libs, --includedir, --libdir, --pkgconfigdir, --cmakedir")
     flags = config_flags()
     print(" ".join(flags[item] for item in args.items))
     return 0
@@ -189,7 +192,9 @@ def build_parser():
     for item, text in [("cflags", "the preprocessor flags: -I<includedir>"),
                        ("libs", "the linker flags: -L<libdir> -ldirectml_py and an rpath"),
                        ("includedir", "the directory holding directml_py.h"),
-                       ("libdir", "the directory holding libdirectml_py")]:
+                       ("libdir", "the directory holding libdirectml_py"),
+                       ("pkgconfigdir", "the directory holding dmlc.pc: put it on PKG_CONFIG_PATH"),
+                       ("cmakedir", "the directory holding dmlcConfig.cmake: pass it as -Ddmlc_DIR")]:
         p.add_argument(f"--{item}", dest="items", action="append_const", const=item, help=text)
     p.set_defaults(func=cmd_config, parser=p, items=[])
     return parser

@@ -575,6 +575,13 @@ DMLC_API UINT dmlcGetVersion(void);
  * (GNU OpenMP's pool does not survive fork), where dmlcGetThreadCount() returns 1. */
 DMLC_API HRESULT dmlcSetThreadCount(UINT count);
 DMLC_API UINT dmlcGetThreadCount(void);
+
+/* The instruction-set extensions dmlc's kernels use in this process, space-separated
+ * ("sse2 avx2 f16c" on an x86-64 CPU with AVX2), or "" when only the portable kernels run.
+ * The environment variable DMLC_CPU_FEATURES, read once per process, chooses: unset, ""
+ * or "native" for every extension the CPU has, "generic" for none.  Any other value makes
+ * this function and dmlcCreateOperator fail with E_INVALIDARG. */
+DMLC_API HRESULT dmlcGetCpuFeatures(const char** features);
 /* @cdef-end api */
 
 #ifdef __cplusplus

@@ -174,6 +174,18 @@ typedef void (*dmlc_range_fn)(void* ctx, uint64_t begin, uint64_t end);
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx);
 UINT dmlc_thread_count(void);
 
+/* ---- CPU features (src/cpu.c) ------------------------------------------------------------
+ * The instruction-set extensions a kernel may use beyond the portable C of its fallback.
+ * dmlc_cpu_has(mask) is nonzero when the CPU has every one in mask and DMLC_CPU_FEATURES
+ * does not forbid them.  Kernels ask it when an operator is created (the streaming copy,
+ * a load and a compare, on each call). */
+#define DMLC_CPU_SSE2 1u /* x86: non-temporal stores for very large copies */
+#define DMLC_CPU_AVX2 2u /* x86: max pooling's vector path, with F16C */
+#define DMLC_CPU_F16C 4u
+int dmlc_cpu_has(unsigned features);
+/* E_INVALIDARG, with who's message, when DMLC_CPU_FEATURES holds a value not understood. */
+HRESULT dmlc_cpu_check(const char* who);
+
 /* ---- Strided copies (src/kernels/copy.c) -----------------------------------------------
  * A copy plan is an N-d loop over `sizes`, reading src and writing dst with per-dimension
  * strides in elements, outermost first.  Dimensions of size 1 are dropped and neighbours

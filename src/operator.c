@@ -128,6 +128,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     HRESULT hr;
     if (!op) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "op is NULL");
     *op = NULL;
+    if (!desc) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "desc is NULL");
+    if (FAILED(hr = dmlc_cpu_check("dmlcCreateOperator"))) return hr; /* kernels are chosen below, by the CPU's features */
     if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family))) return hr;
     hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {

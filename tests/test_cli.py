@@ -9,7 +9,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import pytest
 import dmlc
 from dmlc import cli
 from reference import crd_depth_to_space, crd_space_to_depth, dcr_depth_to_space, dcr_space_to_depth
-from support import child_env
+from support import child_env, compiler
 
 MODELS = os.path.join(os.path.dirname(__file__), "models")
 C_PROGRAMS = os.path.join(os.path.dirname(__file__), "c")
@@ -591,7 +590,8 @@ def test_bad_usage_exits_2(tmp_path):
     for args, text in [(["run"], "the following arguments are required: MODEL.json"),
                        (["frobnicate"], "invalid choice: 'frobnicate'"),
                        (["config", "--cxxflags"], "unrecognized arguments: --cxxflags"),
-                       (["config"], "give at least one of --cflags, --libs, --includedir, --libdir")]:
+                       (["config"], "give at least one of --cflags, --libs, --includedir, --libdir, "
+                                    "--pkgconfigdir, --cmakedir")]:
         r = dmlc_process(*args, cwd=tmp_path)
         assert r.returncode == 2, args
         assert r.stdout == ""
@@ -676,12 +676,12 @@ def test_config_prints_the_package_locations(tmp_path):
     assert r.stdout.split() == [f"-L{libdir}", "-ldirectml_py", f"-Wl,-rpath,{libdir}", f"-I{include}"]
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+@pytest.mark.skipif(compiler() is None, reason="no C compiler")
 def test_config_flags_build_a_c_program_that_runs_without_library_path(tmp_path):
     r = dmlc_process("config", "--cflags", "--libs", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     exe = tmp_path / "d2s"
-    build = subprocess.run(["cc", "-std=c99", os.path.join(C_PROGRAMS, "depth_to_space.c"),
+    build = subprocess.run([*compiler(), "-std=c99", os.path.join(C_PROGRAMS, "depth_to_space.c"),
                             *shlex.split(r.stdout), "-o", str(exe)], capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH")}

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import dmlc
 from reference import (crd_depth_to_space, crd_space_to_depth, dcr_depth_to_space, dcr_space_to_depth,
                        ref_depth_to_space, ref_space_to_depth)
-from support import ALL_DTYPES, random_array
+from support import ALL_DTYPES, library_has_threads, random_array
 
 
 ORDERS = ["depth_column_row", "column_row_depth"]
@@ -154,7 +154,7 @@ def test_large_tensor_uses_threads_and_matches(rng):
     try:
         for n in (1, 2, 3):
             dmlc.set_num_threads(n)
-            assert dmlc.get_num_threads() == n
+            assert dmlc.get_num_threads() == (n if library_has_threads() else 1)
             np.testing.assert_array_equal(dmlc.depth_to_space(x, 2), want)
             np.testing.assert_array_equal(dmlc.space_to_depth(want, 2), x)
     finally:

@@ -35,6 +35,18 @@ SKIPPED = {
         "installs packages, and the benchmark takes minutes (tests/test_cli.py runs it)",
     'pip install "dmlc[dask]"      # dmlc with dask[array] and distributed':
         "installs packages (CI installs the dask extra for the tests)",
+    'PKG_CONFIG_PATH="$(dmlc config --pkgconfigdir)" cc app.c $(pkg-config --cflags --libs dmlc)':
+        "builds against an installed wheel's pkg-config and CMake files (CI's stage 9 does)",
+    'rustc main.rs -L "native=$(dmlc config --libdir)" -l dylib=directml_py \\':
+        "needs a Rust program (CI's stage 9 builds tests/rust this way)",
+    'PKG_CONFIG_PATH="$(dmlc config --pkgconfigdir)" go build':
+        'needs a Go module and toolchain',
+    'find_package(dmlc 0.1 REQUIRED)          # in CMakeLists.txt':
+        "a CMakeLists.txt fragment (CI's stage 9 builds tests/c/CMakeLists.txt)",
+    '// build.rs':
+        "a build.rs for a Cargo crate (CI's stage 9 runs tests/rust)",
+    '// #cgo pkg-config: dmlc':
+        'a cgo fragment (no Go toolchain in CI)',
     "include/directml_py.h   DirectML's types + the dmlc execution API (the only public header)":
         "a listing of the repository, not a command",
 }

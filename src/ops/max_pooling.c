@@ -366,8 +366,7 @@ static mp_fast_fn mp_fast_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t 
          {mp_s2_f16, mp_s2_f16_i32, mp_s2_f16_i64}}};
     const int i = idx_size == 0 ? 0 : (idx_size == 4 ? 1 : 2), w = kw == 2 ? 0 : (kw == 3 ? 1 : 2);
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) return NULL;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("f16c")) return NULL;
+    if (!dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C)) return NULL;
     return table[type == DML_TENSOR_DATA_TYPE_FLOAT16][w][i];
 }
 #else

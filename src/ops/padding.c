@@ -461,7 +461,7 @@ static void plan(padding_state* st, const padding_args* a, const dmlc_tensor* in
         }
     }
     st->row = pad_row_for(st->elem_size);
-    st->stream = DMLC_HAVE_STREAM && out->count * out->elem_size >= PAD_STREAM_MIN_BYTES;
+    st->stream = DMLC_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) && out->count * out->elem_size >= PAD_STREAM_MIN_BYTES;
 }
 
 HRESULT dmlc_infer_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
