@@ -31,7 +31,8 @@ def header_version():
 
 
 CORE_SOURCES = sorted(glob.glob("src/*.c") + glob.glob("src/ops/*.c") + glob.glob("src/kernels/*.c"))
-CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/*.inc") + ["include/directml_py.h"])
+CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/*.inc") + glob.glob("src/ops/*.inc")
+                      + ["include/directml_py.h"])
 
 if sys.platform == "win32":
     LIB_FILE = "directml_py.dll"
