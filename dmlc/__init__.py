@@ -1,7 +1,8 @@
 """dmlc: DirectML's tensor operators, executed on the CPU.
 
 NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``,
-``slice``, ``tile``, ...), a cffi handle on the shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+``slice``, ``tile``, ``max_unpool``, ``avg_pool``, ...), a cffi handle on the shared library for raw
+``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
 
 Arrays from other libraries: every function reads any CPU object with ``__dlpack__``
@@ -37,6 +38,8 @@ from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
 from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
+from dmlc.max_unpooling import max_unpool  # noqa: E402
+from dmlc.average_pooling import avg_pool  # noqa: E402
 from dmlc.padding import pad  # noqa: E402
 from dmlc.split_join import join, split  # noqa: E402
 from dmlc.element_wise_identity import identity  # noqa: E402
@@ -80,5 +83,6 @@ __all__ = [
     "split", "join",
     "max_pool",
     "identity", "slice", "tile",
+    "max_unpool", "avg_pool",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
 ]

@@ -27,6 +27,8 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_SPLIT
         DML_OPERATOR_JOIN
         DML_OPERATOR_MAX_POOLING2
+        DML_OPERATOR_MAX_UNPOOLING
+        DML_OPERATOR_AVERAGE_POOLING1
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -136,6 +138,21 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* OutputTensor
         UINT RepeatsCount
         const UINT* Repeats
+    ctypedef struct DML_AVERAGE_POOLING1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* Strides
+        const UINT* WindowSize
+        const UINT* StartPadding
+        const UINT* EndPadding
+        const UINT* Dilations
+        BOOL IncludePadding
+
+    ctypedef struct DML_MAX_UNPOOLING_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
 
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer

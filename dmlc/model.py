@@ -13,6 +13,8 @@ The desc structs are built generically from the declarations of ``directml_py.h`
 ``dmlc.ffi`` holds: the kind of each struct field (tensor desc, tensor desc array, UINT,
 UINT or INT array, FLOAT, enum, DML_SCALAR_UNION, an optional DML_SCALE_BIAS) says how its
 JSON is read, so every operator the header declares is handled by the same code.  The defaults and output formats follow
+UINT array, FLOAT, BOOL, enum, DML_SCALAR_UNION) says how its JSON is read, so every operator the
+header declares is handled by the same code.  The defaults and output formats follow
 DxDispatch's parser and executor (DxDispatch/src/model/JsonParsers.cpp,
 DxDispatch/src/dxdispatch/Executor.cpp, DmlDispatchable.cpp); where dmlc differs it says so.
 
@@ -440,7 +442,7 @@ class BindPoint:
 
     def __init__(self, name, totals, present=True, optional=False):
         self.name = name
-        self.is_input = name.startswith("Input")
+        self.is_input = not name.startswith("Output")  # InputTensor, IndicesTensor, ...: DirectML names outputs Output*
         self.totals = totals
         self.present = present
         self.optional = optional
@@ -612,6 +614,9 @@ class _Builder:
                 later.append(fname)  # counts are checked against the arrays they count
             elif ftype.kind == "primitive" and ftype.cname == "float":
                 init[fname] = _float(_get(desc, fname, dpath), fpath)
+            elif ftype.kind == "primitive" and ftype.cname == "int":
+                # BOOL (IncludePadding): DxDispatch's ParseBoolField takes JSON true/false only.
+                init[fname] = int(_bool(_get(desc, fname, dpath), fpath))
             elif ftype.kind == "enum":
                 init[fname] = _enum(_get(desc, fname, dpath), ftype.cname, fpath)
             elif ftype.kind == "union" and ftype.cname == "DML_SCALAR_UNION":

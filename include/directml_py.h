@@ -423,6 +423,35 @@ typedef struct DML_MAX_POOLING2_OPERATOR_DESC {
     const UINT* Dilations;
 } DML_MAX_POOLING2_OPERATOR_DESC;
 
+typedef struct DML_AVERAGE_POOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    BOOL IncludePadding;
+} DML_AVERAGE_POOLING_OPERATOR_DESC;
+
+typedef struct DML_AVERAGE_POOLING1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    const UINT* Dilations;
+    BOOL IncludePadding;
+} DML_AVERAGE_POOLING1_OPERATOR_DESC;
+
+typedef struct DML_MAX_UNPOOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+} DML_MAX_UNPOOLING_OPERATOR_DESC;
+
 typedef struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {
     const DML_TENSOR_DESC* InputTensor;
     const DML_TENSOR_DESC* OutputTensor;
@@ -516,7 +545,7 @@ DMLC_API HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR
 
 /* Runs op.  inputCount/outputCount equal the operator's tensor slots in desc field order
  * (MAX_POOLING1/2 always have two output slots; SPLIT has OutputCount outputs, JOIN
- * InputCount inputs). */
+ * InputCount inputs; MAX_UNPOOLING two inputs, Input then Indices). */
 DMLC_API HRESULT dmlcExecute(DMLC_OPERATOR* op,
                              UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                              UINT outputCount, const DMLC_BUFFER_BINDING* outputs);
@@ -545,8 +574,9 @@ typedef enum DMLC_INFER_FLAGS {
 /* The output sizes a desc implies, computed by the rules that dmlcCreateOperator checks,
  * so a caller can allocate its outputs without repeating DirectML's arithmetic.  Reads the
  * desc's input tensors and parameters only: output tensor pointers may be NULL, except
- * SPLIT's OutputTensors, whose Sizes[Axis] are the operator's parameters (only their
- * DimensionCount and Sizes are read).  Unlike dmlcCreateOperator it accepts input sizes of
+ * SPLIT's OutputTensors, whose Sizes[Axis] are the operator's parameters, and
+ * MAX_UNPOOLING's OutputTensor, whose Sizes are its parameter (their DimensionCount and
+ * Sizes are read and checked against the inputs, then returned).  Unlike dmlcCreateOperator it accepts input sizes of
  * 0 (NumPy's empty arrays), applying the same rules to them, and ignores the inputs'
  * TotalTensorSizeInBytes (nothing is bound).  outputCount must equal the
  * operator's output slots (2 for MAX_POOLING1/2: the indices get the values' sizes).
@@ -619,6 +649,9 @@ DMLC_STATIC_ASSERT(identity_fields, offsetof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_
 DMLC_STATIC_ASSERT(slice_fields, offsetof(DML_SLICE_OPERATOR_DESC, Offsets) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_SLICE_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 2 * DMLC_PTR);
 DMLC_STATIC_ASSERT(slice1_fields, offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowOffsets) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowStrides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 2 * DMLC_PTR);
 DMLC_STATIC_ASSERT(tile_fields, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && sizeof(DML_TILE_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR);
+DMLC_STATIC_ASSERT(average_pooling_fields, offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR + 4, DMLC_PTR));
+DMLC_STATIC_ASSERT(average_pooling1_fields, offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, Dilations) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR + 4, DMLC_PTR));
+DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, IndicesTensor) == DMLC_PTR && offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, OutputTensor) == 2 * DMLC_PTR && sizeof(DML_MAX_UNPOOLING_OPERATOR_DESC) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(binding_size, sizeof(DMLC_BUFFER_BINDING) == DMLC_ALIGN_UP(DMLC_PTR + 16, 8));
 
 #endif /* DIRECTML_PY_H */

@@ -240,4 +240,29 @@ void dmlc_scale_bias_f64(const void* ctx, void* dst, int64_t dst_stride, const v
 void dmlc_copy_stream(void* dst, const void* src, size_t n);
 void dmlc_stream_fence(void);
 
+/* ---- Pooling windows (src/pooling.c) -------------------------------------------------------
+ * The window fields MAX_POOLING* and AVERAGE_POOLING* share, read from any of their desc
+ * versions (dilations all ones for those without the field). */
+typedef struct dmlc_pool_window {
+    UINT count;              /* DimensionCount */
+    const UINT* strides;
+    const UINT* window;
+    const UINT* start;
+    const UINT* end;
+    const UINT* dilations;
+} dmlc_pool_window;
+
+/* Checks the window fields against in ({N, C, spatial...}) and states output slot 0's sizes
+ * in sh: N and C of the input, per spatial dimension the floor size or (check mode) the
+ * ceil size too, or (infer mode with DMLC_INFER_FLAG_CEIL_MODE) the ceil size. */
+HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w, const dmlc_tensor* in,
+                                  dmlc_shapes* sh);
+
+/* ---- FLOAT16 (src/kernels/half.c) ------------------------------------------------------------
+ * IEEE binary16 bits <-> float, for the kernels that compute on FLOAT16 values without a
+ * hardware conversion.  float -> half rounds to nearest even (overflow gives infinity) and
+ * keeps a NaN's sign and top payload bits, as NumPy's cast and x86's F16C do. */
+float dmlc_half_to_float(uint16_t h);
+uint16_t dmlc_float_to_half(float f);
+
 #endif /* DMLC_INTERNAL_H */

@@ -20,6 +20,7 @@ __all__ = ["DML_BUFFER_TENSOR_DESC", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC", "DML_D
            "PUINT", "STRUCTS", "UINT", "binding", "library", "operator", "tensor",
            "DML_SCALE_BIAS", "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC", "DML_SLICE_OPERATOR_DESC",
            "DML_SLICE1_OPERATOR_DESC", "DML_TILE_OPERATOR_DESC", "PINT"]
+__all__ += ["DML_AVERAGE_POOLING1_OPERATOR_DESC", "DML_AVERAGE_POOLING_OPERATOR_DESC", "DML_MAX_UNPOOLING_OPERATOR_DESC"]
 
 UINT = ctypes.c_uint32
 PUINT = ctypes.POINTER(UINT)
@@ -123,6 +124,19 @@ class DML_SLICE1_OPERATOR_DESC(ctypes.Structure):
 
 class DML_TILE_OPERATOR_DESC(ctypes.Structure):
     _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("RepeatsCount", UINT), ("Repeats", PUINT)]
+class DML_AVERAGE_POOLING_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
+                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT), ("IncludePadding", ctypes.c_int)]
+
+
+class DML_AVERAGE_POOLING1_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
+                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT), ("Dilations", PUINT),
+                ("IncludePadding", ctypes.c_int)]
+
+
+class DML_MAX_UNPOOLING_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("IndicesTensor", PT), ("OutputTensor", PT)]
 
 
 class DMLC_BUFFER_BINDING(ctypes.Structure):
@@ -138,6 +152,8 @@ STRUCTS = {cls.__name__: cls for cls in (
     DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DMLC_BUFFER_BINDING,
     DML_SCALE_BIAS, DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, DML_SLICE_OPERATOR_DESC, DML_SLICE1_OPERATOR_DESC,
     DML_TILE_OPERATOR_DESC)}
+STRUCTS.update({cls.__name__: cls for cls in (
+    DML_AVERAGE_POOLING_OPERATOR_DESC, DML_AVERAGE_POOLING1_OPERATOR_DESC, DML_MAX_UNPOOLING_OPERATOR_DESC)})
 
 
 def library():

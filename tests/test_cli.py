@@ -327,6 +327,31 @@ def test_scale_bias_null_copies_and_repeats_count_must_match():
     with pytest.raises(ModelError) as e:
         Model.parse(doc, MODELS)
     assert str(e.value) == "dispatchables.tile.desc.RepeatsCount: is 3, but Repeats has 2 values"
+def test_max_unpooling_binds_values_and_indices(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "max_unpooling.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["unpool"]
+    # 8, 9, 7, 11 to flat indices 1, 6, 8 and 11 of a 4x4 output filled with 5s first: the
+    # operator writes zeros everywhere else.
+    assert lines == ["Resource 'Out': 0, 8, 0, 0, 0, 0, 9, 0, 7, 0, 0, 11, 0, 0, 0, 0"]
+
+
+def test_average_pooling_include_padding_is_a_json_bool(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "average_pooling.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["avg", "avg1"]
+    # 3x3 windows, stride 2, padding 1 over 0..15 in a 4x4 grid: window sums 10, 24, 51, 90 over
+    # 4, 6, 6 and 9 elements inside, or over 9 positions each with IncludePadding.
+    assert lines == ["Resource 'Excluded': 2.5, 4, 8.5, 10", "Resource 'Included': 1.11111, 2.66667, 5.66667, 10"]
+    from dmlc.model import Model, ModelError
+    with open(os.path.join(MODELS, "average_pooling.json")) as f:
+        doc = json.load(f)
+    doc["dispatchables"]["avg"]["desc"]["IncludePadding"] = 1  # DxDispatch's ParseBoolField wants true or false
+    with pytest.raises(ModelError) as info:
+        Model.parse(doc, MODELS)
+    assert str(info.value) == "dispatchables.avg.desc.IncludePadding: expected true or false, got 1"
 
 
 @pytest.mark.filterwarnings("error")  # overflow to inf is a value, not a NumPy warning on stderr
@@ -451,6 +476,11 @@ MALFORMED = [
     ("unimplemented operator", "dispatchables/split/type", "GEMM",
      "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
      + ", ".join("DML_OPERATOR_" + name for name, _, _ in sorted(dmlc._core.OPERATORS, key=lambda op: op[1])) + ")"),
+    # The list is src/ops.def's operators in DML_OPERATOR_TYPE order.
+    ("unimplemented operator", "dispatchables/split/type", "GEMM",
+     "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
+     + ", ".join("DML_OPERATOR_" + name for name, _, _ in sorted(dmlc._core.OPERATORS, key=lambda row: row[1]))
+     + ")"),
     ("hlsl dispatchable", "dispatchables/split/type", "hlsl",
      "dispatchables.split.type: hlsl dispatchables are not supported by dmlc, which runs DirectML operators"),
     ("bad data type name", f"{SPLIT}/InputTensor/DataType", "FLOAT",

@@ -252,42 +252,6 @@ static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, vo
 
 /* ---- The padding value ----------------------------------------------------------------------- */
 
-/* FLOAT32 -> FLOAT16 bits, rounding to nearest even; overflow gives infinity, NaN keeps its
- * sign and top payload bits (as NumPy's float32 -> float16 cast). */
-static uint16_t float_to_half(float f)
-{
-    uint32_t x, man, exp, h, rem, halfway;
-    uint16_t sign;
-    int e;
-    memcpy(&x, &f, sizeof x);
-    sign = (uint16_t)((x >> 16) & 0x8000u);
-    exp = (x >> 23) & 0xffu;
-    man = x & 0x7fffffu;
-    if (exp == 0xffu) {
-        if (!man) return (uint16_t)(sign | 0x7c00u);
-        h = 0x7c00u + (man >> 13);
-        return (uint16_t)(sign | (h == 0x7c00u ? h + 1 : h));
-    }
-    e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        /* A half subnormal counts units of 2^-24: the value 1.man * 2^(exp-127) is
-         * (man | 2^23) >> (14 - e) units, rounded. */
-        unsigned shift = (unsigned)(14 - e);
-        if (e < -10) return sign; /* below 2^-25: rounds to zero */
-        man |= 0x800000u;
-        h = man >> shift;
-        rem = man & ((1u << shift) - 1);
-        halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
-        return (uint16_t)(sign | h);
-    }
-    h = ((uint32_t)e << 10) | (man >> 13);
-    rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h; /* a carry into the exponent is right: up to inf */
-    return (uint16_t)(sign | h);
-}
-
 /* PADDING's FLOAT as the tensor's type: integers truncate toward zero and saturate, NaN is
  * 0; floats round to nearest even.  Writes elem_size bytes of out. */
 static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned char out[8])
@@ -315,7 +279,7 @@ static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned cha
     case DML_TENSOR_DATA_TYPE_FLOAT32: memcpy(out, &f, sizeof f); break;
     case DML_TENSOR_DATA_TYPE_FLOAT64: memcpy(out, &v, sizeof v); break;
     case DML_TENSOR_DATA_TYPE_FLOAT16: {
-        uint16_t h = float_to_half(f);
+        uint16_t h = dmlc_float_to_half(f);
         memcpy(out, &h, sizeof h);
         break;
     }
