@@ -94,6 +94,23 @@ def test_large_transpose_uses_threads_and_streams(rng):
             dmlc.set_num_threads(0)
 
 
+def test_large_packed_copy(rng):
+    """A packed copy of more than 16 MiB: one run cut into pieces for threads, its whole
+    lines written non-temporally, the ends of each piece with ordinary stores."""
+    x = random_array(rng, (5, 1000, 1001), np.float32)  # 20 MB
+    store = np.zeros(x.size + 32, np.float32)
+    out = store[7:7 + x.size].reshape(x.shape)
+    for threads in (1, 2, 3):
+        dmlc.set_num_threads(threads)
+        try:
+            out[...] = 0
+            dmlc.identity(x, out=out)
+            np.testing.assert_array_equal(out, x)
+            assert not store[:7].any() and not store[7 + x.size:].any()
+        finally:
+            dmlc.set_num_threads(0)
+
+
 def strided_views(rng, dtype):
     base = random_array(rng, (4, 6, 8, 10), dtype)
     return {

@@ -10,7 +10,8 @@
  *   - a deinterleave (the transpose of that), space-to-depth's inner loop;
  *   - a transpose of two long dimensions (NCHW <-> NHWC, any permutation that moves the
  *     innermost dimension): the cache-blocked kernel of transpose.inc;
- *   - every other element (a slice with step 2): a loop the compiler vectorises;
+ *   - every other element or a reversed row (slices with step 2 or -1): loops the
+ *     compiler vectorises;
  *   - anything else, a plain 2-d strided loop.
  * Work is split across threads by outer iterations, or by rows when there are few. */
 #include "../dmlc_internal.h"
@@ -315,6 +316,14 @@ static inline void transpose_write(void* dst, const void* src, uint64_t n, int s
                 memcpy(d + (int64_t)r * drs, s + (int64_t)r * srs, cols * sizeof(T));                 \
             return;                                                                                   \
         }                                                                                             \
+        if (dcs == 1 && scs == -1) { /* reversed rows: a slice with step -1 */                        \
+            for (uint64_t r = 0; r < rows; ++r) {                                                     \
+                T* DMLC_RESTRICT dr = d + (int64_t)r * drs;                                           \
+                const T* DMLC_RESTRICT sr = s + (int64_t)r * srs;                                     \
+                for (uint64_t c = 0; c < cols; ++c) dr[c] = sr[-(int64_t)c];                          \
+            }                                                                                         \
+            return;                                                                                   \
+        }                                                                                             \
         if (dcs == 1 && scs == 2) { /* every other element: a slice with step 2 */                    \
             for (uint64_t r = 0; r < rows; ++r) {                                                     \
                 T* DMLC_RESTRICT dr = d + (int64_t)r * drs;                                           \
@@ -386,8 +395,15 @@ static inline void copy_items(const copy_job* job, char* d, const char* s, uint6
     d += (int64_t)r0 * job->drs * es;
     s += (int64_t)r0 * job->srs * es;
     if (job->run) {
-        for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es)
-            memcpy(d, s, (size_t)((r1 - r0) * (uint64_t)es));
+        const uint64_t n = (r1 - r0) * (uint64_t)es;
+        if (job->stream && n >= 4096) {
+            /* A large output written in long runs (a packed copy, TILE's repeats of whole
+             * planes): its whole lines skip the cache.  Measured here, runs of a few hundred
+             * bytes (TILE along W, a slice's rows) lose by it: memcpy for those. */
+            for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es) transpose_write(d, s, n, 1);
+        } else {
+            for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es) memcpy(d, s, (size_t)n);
+        }
     } else {
         job->kernel(planes, dps, sps, r1 - r0, job->cols, d, job->drs, job->dcs, s, job->srs, job->scs, job->stream);
     }
