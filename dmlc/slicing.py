@@ -21,9 +21,10 @@ def slice(x: ArrayLike, offsets: Union[int, Sequence[int]], sizes: Union[int, Se
     Along each axis ``i`` the window is ``[offsets[i], offsets[i] + sizes[i])`` of ``x``,
     walked with step ``strides[i]``: from the window's start when the step is positive,
     from its end when it is negative.  The output keeps every element the walk reaches,
-    ``1 + (sizes[i] - 1) // abs(strides[i])`` of them.  In NumPy terms, axis ``i`` is
-    ``x[o : o + n : s]`` for a step ``s > 0`` and ``x[o + n - 1 : o - 1 : s]`` (down to
-    index ``o``) for ``s < 0``, with ``o = offsets[i]`` and ``n = sizes[i]``.
+    ``1 + (sizes[i] - 1) // abs(strides[i])`` of them.  In NumPy terms, with
+    ``o = offsets[i]`` and ``n = sizes[i]``, axis ``i`` is ``x[o : o + n : s]`` for a step
+    ``s > 0``, and for ``s < 0`` ``x[o + n - 1 :: s]`` stopped before index ``o``
+    (``x[o + n - 1 : o - 1 : s]`` when ``o > 0``).
 
     Parameters
     ----------

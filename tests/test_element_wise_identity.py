@@ -62,15 +62,51 @@ def test_transposes_through_the_blocked_kernel(rng, dtype, shape, perm):
             dmlc.set_num_threads(0)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32, np.float64])
+@pytest.mark.parametrize("offset", [0, 1, 3, 5])
+def test_transposes_at_every_alignment(rng, dtype, offset):
+    """Blocks start on cache lines whatever the arrays' alignment (NumPy's large arrays start
+    16 bytes into a page): inputs and outputs offset by a few elements from a line."""
+    n = 2 * 40 * 67 * 70
+    store = random_array(rng, (n + 64,), dtype)
+    x = store[offset:offset + n].reshape(2, 40, 67, 70)
+    for perm in [(0, 2, 3, 1), (0, 3, 1, 2), (0, 1, 3, 2)]:
+        out_store = np.zeros(n + 64, dtype)
+        out = out_store[3 * offset + 1:3 * offset + 1 + n].reshape(x.transpose(perm).shape)
+        dmlc.identity(x.transpose(perm), out=out)
+        assert_same_bits(out, np.ascontiguousarray(x.transpose(perm)))
+        assert not out_store[:3 * offset + 1].any() and not out_store[3 * offset + 1 + n:].any()
+
+
 def test_large_transpose_uses_threads_and_streams(rng):
     """16 MiB and more of output: the kernel's non-temporal stores, split over threads."""
     x = random_array(rng, (2, 64, 200, 168), np.float32)  # 17 MB
     want = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    shifted = np.empty(x.size + 16, np.float32)[3:3 + x.size].reshape(want.shape)  # 12 bytes off a line
+    dmlc.identity(x.transpose(0, 2, 3, 1), out=shifted)
+    np.testing.assert_array_equal(shifted, want)
     for threads in (1, 2, 4):
         dmlc.set_num_threads(threads)
         try:
             np.testing.assert_array_equal(dmlc.identity(x.transpose(0, 2, 3, 1)), want)
             np.testing.assert_array_equal(dmlc.identity(want.transpose(0, 3, 1, 2)), x)
+        finally:
+            dmlc.set_num_threads(0)
+
+
+def test_large_packed_copy(rng):
+    """A packed copy of more than 16 MiB: one run cut into pieces for threads, its whole
+    lines written non-temporally, the ends of each piece with ordinary stores."""
+    x = random_array(rng, (5, 1000, 1001), np.float32)  # 20 MB
+    store = np.zeros(x.size + 32, np.float32)
+    out = store[7:7 + x.size].reshape(x.shape)
+    for threads in (1, 2, 3):
+        dmlc.set_num_threads(threads)
+        try:
+            out[...] = 0
+            dmlc.identity(x, out=out)
+            np.testing.assert_array_equal(out, x)
+            assert not store[:7].any() and not store[7 + x.size:].any()
         finally:
             dmlc.set_num_threads(0)
 

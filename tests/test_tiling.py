@@ -53,6 +53,24 @@ def test_views_and_large_arrays(rng):
     assert dmlc.get_num_threads() == old
 
 
+def test_large_outputs_stream_whole_planes(rng):
+    """More than 16 MiB of output in runs of whole planes: the copy's non-temporal path,
+    into an output that starts off a cache line, on 1 to 3 threads."""
+    x = random_array(rng, (4, 17, 128, 128), np.float32)
+    want = np.tile(x, [2, 2, 1, 1])
+    store = np.zeros(want.size + 32, np.float32)
+    out = store[5:5 + want.size].reshape(want.shape)
+    try:
+        for threads in (1, 2, 3):
+            dmlc.set_num_threads(threads)
+            out[...] = 0
+            dmlc.tile(x, [2, 2, 1, 1], out=out)
+            np.testing.assert_array_equal(out, want)
+            assert not store[:5].any() and not store[5 + want.size:].any()
+    finally:
+        dmlc.set_num_threads(0)
+
+
 def test_out(rng):
     x = random_array(rng, (3, 4), np.uint8)
     big = np.zeros((8, 20), np.uint8)

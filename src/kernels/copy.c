@@ -10,7 +10,8 @@
  *   - a deinterleave (the transpose of that), space-to-depth's inner loop;
  *   - a transpose of two long dimensions (NCHW <-> NHWC, any permutation that moves the
  *     innermost dimension): the cache-blocked kernel of transpose.inc;
- *   - every other element (a slice with step 2): a loop the compiler vectorises;
+ *   - every other element or a reversed row (slices with step 2 or -1): loops the
+ *     compiler vectorises;
  *   - anything else, a plain 2-d strided loop.
  * Work is split across threads by outer iterations, or by rows when there are few. */
 #include "../dmlc_internal.h"
@@ -150,6 +151,33 @@ DEFINE_MICRO_SCALAR(uint32_t, micro_x32, 4)
 DEFINE_MICRO_SCALAR(uint64_t, micro_x64, 4)
 #endif
 
+/* Elements from p to the next cache line, when rows `stride` elements apart all have p's
+ * alignment (else 0: no start aligns them all). */
+static uint64_t transpose_head(const void* p, int64_t stride, size_t elem_size)
+{
+    const uint64_t off = (uint64_t)(uintptr_t)p % 64;
+    if (off == 0 || off % elem_size || ((uint64_t)stride * elem_size) % 64) return 0;
+    return (64 - off) / elem_size;
+}
+
+/* n bytes from a block buffer to the destination; with `stream`, the whole cache lines of
+ * the run take non-temporal stores and a partial line at either end ordinary ones (a
+ * partial line written non-temporally costs a read of the line at the memory controller). */
+static inline void transpose_write(void* dst, const void* src, uint64_t n, int stream)
+{
+    char* d = (char*)dst;
+    const char* s = (const char*)src;
+    uint64_t head = (64 - (uint64_t)(uintptr_t)d % 64) % 64, lines;
+    if (!stream || n < head + 64) {
+        memcpy(d, s, (size_t)n);
+        return;
+    }
+    lines = (n - head) / 64 * 64;
+    memcpy(d, s, (size_t)head);
+    dmlc_copy_stream(d + head, s + head, (size_t)lines);
+    memcpy(d + head + lines, s + head + lines, (size_t)(n - head - lines));
+}
+
 /* Cache blocks of 128-byte rows (128 x 128 bytes, 64 x 64 halves, 32 x 32 floats, 16 x 16
  * doubles): every source and destination run is two whole cache lines, and the block
  * buffer (at most 16 KiB) stays in L1.  Measured on a 2-core AMD EPYC (Zen 4) guest, in
@@ -157,8 +185,8 @@ DEFINE_MICRO_SCALAR(uint64_t, micro_x64, 4)
  * transposes; 64-byte rows no faster than 128. */
 #define T uint8_t
 #define NAME transpose_x8
-#define TILE_I 128
-#define TILE_J 128
+#define TILE_I 64
+#define TILE_J 64
 #define MB 8
 #define MICRO micro_x8
 #include "transpose.inc"
@@ -170,8 +198,8 @@ DEFINE_MICRO_SCALAR(uint64_t, micro_x64, 4)
 #undef MICRO
 #define T uint16_t
 #define NAME transpose_x16
-#define TILE_I 64
-#define TILE_J 64
+#define TILE_I 32
+#define TILE_J 32
 #define MB MB_X16
 #define MICRO micro_x16
 #include "transpose.inc"
@@ -288,6 +316,14 @@ DEFINE_MICRO_SCALAR(uint64_t, micro_x64, 4)
                 memcpy(d + (int64_t)r * drs, s + (int64_t)r * srs, cols * sizeof(T));                 \
             return;                                                                                   \
         }                                                                                             \
+        if (dcs == 1 && scs == -1) { /* reversed rows: a slice with step -1 */                        \
+            for (uint64_t r = 0; r < rows; ++r) {                                                     \
+                T* DMLC_RESTRICT dr = d + (int64_t)r * drs;                                           \
+                const T* DMLC_RESTRICT sr = s + (int64_t)r * srs;                                     \
+                for (uint64_t c = 0; c < cols; ++c) dr[c] = sr[-(int64_t)c];                          \
+            }                                                                                         \
+            return;                                                                                   \
+        }                                                                                             \
         if (dcs == 1 && scs == 2) { /* every other element: a slice with step 2 */                    \
             for (uint64_t r = 0; r < rows; ++r) {                                                     \
                 T* DMLC_RESTRICT dr = d + (int64_t)r * drs;                                           \
@@ -359,8 +395,15 @@ static inline void copy_items(const copy_job* job, char* d, const char* s, uint6
     d += (int64_t)r0 * job->drs * es;
     s += (int64_t)r0 * job->srs * es;
     if (job->run) {
-        for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es)
-            memcpy(d, s, (size_t)((r1 - r0) * (uint64_t)es));
+        const uint64_t n = (r1 - r0) * (uint64_t)es;
+        if (job->stream && n >= 4096) {
+            /* A large output written in long runs (a packed copy, TILE's repeats of whole
+             * planes): its whole lines skip the cache.  Measured here, runs of a few hundred
+             * bytes (TILE along W, a slice's rows) lose by it: memcpy for those. */
+            for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es) transpose_write(d, s, n, 1);
+        } else {
+            for (uint64_t p = 0; p < planes; ++p, d += dps * es, s += sps * es) memcpy(d, s, (size_t)n);
+        }
     } else {
         job->kernel(planes, dps, sps, r1 - r0, job->cols, d, job->drs, job->dcs, s, job->srs, job->scs, job->stream);
     }
