@@ -138,6 +138,9 @@ def test_indices_that_leave_their_plane(rng, shape):
         for n in (1, 2, 3):
             dmlc.set_num_threads(n)
             assert_same_bits(dmlc.max_unpool(x, idx, shape), want)
+            # The sequential redo into an output with strides of its own.
+            out = np.zeros(shape[::-1], x.dtype).T
+            assert_same_bits(dmlc.max_unpool(x, idx, shape, out=out), want)
     finally:
         dmlc.set_num_threads(0)
         assert dmlc.get_num_threads() == old

@@ -69,7 +69,7 @@ struct mu_state {
     int out_packed;                  /* the output plane is row-major packed: offset = plane-local index */
     int stream;                      /* large output: copy scratch out with non-temporal stores */
     mu_scan_fn scan;                 /* MU_RUN where the output is packed, else MU_STRIDED */
-    mu_scan_fn scan_global;
+    mu_scan_fn scan_global;          /* MU_FLAT where the whole output is packed, else MU_GLOBAL */
 };
 
 /* One work item: input plane p, and the part [lo, lo + len) of output plane p it owns
@@ -84,8 +84,9 @@ struct mu_item {
 };
 
 /* Where the scan writes: MU_RUN, a packed run (element local goes to out + local - lo);
- * MU_STRIDED, a plane with the output's strides; MU_GLOBAL, anywhere in the output. */
-enum { MU_RUN = 0, MU_STRIDED = 1, MU_GLOBAL = 2 };
+ * MU_STRIDED, a plane with the output's strides; MU_GLOBAL, anywhere in the output;
+ * MU_FLAT, anywhere in a packed output (element k goes to out + k). */
+enum { MU_RUN = 0, MU_STRIDED = 1, MU_GLOBAL = 2, MU_FLAT = 3 };
 
 /* The offset, in elements, of plane-local output index `local` from its plane's start. */
 static MU_INLINE int64_t mu_out_offset(const mu_state* st, uint64_t local)
@@ -128,6 +129,10 @@ static MU_INLINE int mu_scan_body(const mu_state* st, const mu_item* it, const U
                 } else {
                     memcpy(&k, x, 8);
                 }
+                if (MODE == MU_FLAT) {
+                    if (k < count) memcpy(out + (int64_t)k * (int64_t)ES, v, ES);
+                    continue;
+                }
                 if (MODE == MU_GLOBAL) {
                     if (k < count)
                         memcpy(out + (mu_plane_offset(st, k / P) + mu_out_offset(st, k % P)) * (int64_t)ES, v, ES);
@@ -153,7 +158,7 @@ static MU_INLINE int mu_scan_body(const mu_state* st, const mu_item* it, const U
 #define MU_SCANS(MODE)                                                                      \
     MU_SCAN(1, 4, MODE) MU_SCAN(2, 4, MODE) MU_SCAN(4, 4, MODE) MU_SCAN(8, 4, MODE)         \
     MU_SCAN(1, 8, MODE) MU_SCAN(2, 8, MODE) MU_SCAN(4, 8, MODE) MU_SCAN(8, 8, MODE)
-MU_SCANS(0) MU_SCANS(1) MU_SCANS(2)
+MU_SCANS(0) MU_SCANS(1) MU_SCANS(2) MU_SCANS(3)
 #undef MU_SCANS
 #undef MU_SCAN
 
@@ -162,7 +167,7 @@ static mu_scan_fn mu_scan_for(UINT elem_size, UINT idx_size, int mode)
 #define MU_ROW(MODE)                                                                        \
     {{mu_scan_1_4_##MODE, mu_scan_2_4_##MODE, mu_scan_4_4_##MODE, mu_scan_8_4_##MODE},      \
      {mu_scan_1_8_##MODE, mu_scan_2_8_##MODE, mu_scan_4_8_##MODE, mu_scan_8_8_##MODE}}
-    static const mu_scan_fn table[3][2][4] = {MU_ROW(0), MU_ROW(1), MU_ROW(2)};
+    static const mu_scan_fn table[4][2][4] = {MU_ROW(0), MU_ROW(1), MU_ROW(2), MU_ROW(3)};
 #undef MU_ROW
     const int e = elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : 3;
     return table[mode][idx_size == 8][e];
@@ -333,7 +338,10 @@ static void plan(mu_state* st, const dmlc_tensor* in, const dmlc_tensor* idx, co
     st->out_n = (int64_t)out->strides[0];
     st->out_c = (int64_t)out->strides[1];
     st->scan = mu_scan_for(st->elem_size, st->idx_size, st->out_packed ? MU_RUN : MU_STRIDED);
-    st->scan_global = mu_scan_for(st->elem_size, st->idx_size, MU_GLOBAL);
+    /* The whole output packed: N and C step over whole planes (or never step). */
+    st->scan_global = mu_scan_for(st->elem_size, st->idx_size,
+                                  st->out_packed && (st->out_c == (int64_t)packed || in->sizes[1] == 1) &&
+                                  (st->out_n == (int64_t)(packed * in->sizes[1]) || in->sizes[0] == 1) ? MU_FLAT : MU_GLOBAL);
     /* Non-temporal copies pay only for large outputs written in long runs. */
     st->stream = out->count * out->elem_size >= DMLC_STREAM_MIN_BYTES && st->plane_count * out->elem_size >= 4096;
 }
