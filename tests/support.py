@@ -74,6 +74,14 @@ def child_env(**extra):
     return env
 
 
+def child_cwd():
+    """A working directory for child processes away from any checkout: `python -c` puts its
+    working directory first on sys.path, where a checkout's unbuilt dmlc/ would shadow the
+    dmlc under test (CI runs the suite from the repository root against the installed one)."""
+    import tempfile
+    return tempfile.gettempdir()
+
+
 @functools.lru_cache(maxsize=None)
 def library_has_threads():
     """Whether the library under test splits large operators across threads.  A core built

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dmlc
-from support import DML_TYPE, child_env
+from support import DML_TYPE, child_cwd, child_env
 from dmlc.ffi import E_INVALIDARG, S_OK, ffi, lib
 from rawdesc import Raw, create
 
@@ -231,7 +231,7 @@ def test_execute_with_more_slots_than_the_stack_holds(rng):
 # ---- The thread count ---------------------------------------------------------------------
 
 def run_child(code, *args, **env):
-    r = subprocess.run([sys.executable, "-c", code, *args], env=child_env(**env), capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-c", code, *args], env=child_env(**env), cwd=child_cwd(), capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0, r.stderr
     return r.stdout, r.stderr
@@ -277,7 +277,7 @@ def test_good_thread_count_variable_is_quiet(value, want):
 
 def test_unset_or_empty_thread_count_variable_is_quiet():
     env = {k: v for k, v in child_env().items() if k != "DMLC_NUM_THREADS"}
-    r = subprocess.run([sys.executable, "-c", COUNTS, dmlc.get_library_path()], env=env, capture_output=True,
+    r = subprocess.run([sys.executable, "-c", COUNTS, dmlc.get_library_path()], env=env, cwd=child_cwd(), capture_output=True,
                        text=True, timeout=120)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout == f"{cores()} {cores()} {cores()}\n"

@@ -21,7 +21,7 @@ from dask.callbacks import Callback  # noqa: E402
 
 import dmlc  # noqa: E402
 import dmlc.dask as dd  # noqa: E402
-from support import ALL_DTYPES, child_env, random_array  # noqa: E402
+from support import ALL_DTYPES, child_cwd, child_env, random_array  # noqa: E402
 
 SYNC = dict(scheduler="sync")
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -85,7 +85,7 @@ def test_import_dmlc_does_not_import_dask():
         import dmlc.dask
         assert "dask.array" in sys.modules
     """)
-    subprocess.run([sys.executable, "-c", code], check=True, env=child_env())
+    subprocess.run([sys.executable, "-c", code], check=True, env=child_env(), cwd=child_cwd())
 
 
 # ---------------------------------------------------------------------------------------

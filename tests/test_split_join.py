@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import dmlc
 from reference import ref_split
-from support import ALL_DTYPES, child_env, random_array
+from support import ALL_DTYPES, child_cwd, child_env, random_array
 from dmlc._examples import split_join as examples
 
 
@@ -518,6 +518,7 @@ def test_split_into_more_parts_than_memory_holds_says_so():
             "    dmlc.split(np.zeros(0), 2**32 - 1, 0)\n"
             "except MemoryError as e:\n"
             "    print(repr(e))\n")
-    r = subprocess.run([sys.executable, "-c", code], env=child_env(), capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-c", code], env=child_env(), cwd=child_cwd(), capture_output=True, text=True,
+                       timeout=120)
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout == "MemoryError('split: not enough memory for 4294967295 parts (one array each)')\n"
