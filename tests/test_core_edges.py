@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dmlc
-from support import DML_TYPE, child_cwd, child_env
+from support import DML_TYPE, child_cwd, child_env, library_has_threads
 from dmlc.ffi import E_INVALIDARG, S_OK, ffi, lib
 from rawdesc import Raw, create
 
@@ -252,8 +252,17 @@ def cores():
     return int(counts(DMLC_NUM_THREADS="")[0].split()[0])
 
 
+def single_threaded_warning(shown, why):
+    """A build without OpenMP runs on one thread whatever the variable says, and says so."""
+    return ("1 1 1\n", f'dmlc: DMLC_NUM_THREADS is "{shown}", {why}; using 1 thread instead '
+                       f'(this build of dmlc is single-threaded)\n')
+
+
 @pytest.mark.parametrize("value", ["abc", "-1", "0", "1e3", "4abc", " 4", "4 ", "+4", "0x10", "3.0"])
 def test_bad_thread_count_variable_warns_once(value):
+    if not library_has_threads():
+        assert counts(DMLC_NUM_THREADS=value) == single_threaded_warning(value, "not a whole number from 1 to 1024")
+        return
     n = cores()
     threads = "thread (one per core)" if n == 1 else "threads (one per core)"
     assert counts(DMLC_NUM_THREADS=value) == (
@@ -264,6 +273,9 @@ def test_bad_thread_count_variable_warns_once(value):
 @pytest.mark.parametrize("value", ["1025", "99999", "4294967297", "1" * 60])
 def test_too_large_thread_count_variable_warns_once(value):
     shown = value if len(value) <= 40 else value[:40] + "..."
+    if not library_has_threads():
+        assert counts(DMLC_NUM_THREADS=value) == single_threaded_warning(shown, "more than the 1024 threads dmlc can run")
+        return
     assert counts(DMLC_NUM_THREADS=value) == (
         "1024 1024 1024\n",
         f'dmlc: DMLC_NUM_THREADS is "{shown}", more than the 1024 threads dmlc can run; using 1024 threads instead\n')
@@ -272,7 +284,7 @@ def test_too_large_thread_count_variable_warns_once(value):
 @pytest.mark.parametrize("value,want", [("1", "1 1 1\n"), ("7", "7 7 7\n"), ("1024", "1024 1024 1024\n"),
                                         ("0007", "7 7 7\n")])
 def test_good_thread_count_variable_is_quiet(value, want):
-    assert counts(DMLC_NUM_THREADS=value) == (want, "")
+    assert counts(DMLC_NUM_THREADS=value) == (want if library_has_threads() else "1 1 1\n", "")
 
 
 def test_unset_or_empty_thread_count_variable_is_quiet():
@@ -283,6 +295,7 @@ def test_unset_or_empty_thread_count_variable_is_quiet():
     assert r.stdout == f"{cores()} {cores()} {cores()}\n"
 
 
+@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a build without OpenMP runs on one thread")
 def test_bad_thread_count_variable_through_python():
     """From Python: one warning, whether the count is asked for or used by an operator."""
     code = ("import dmlc, numpy as np; n = dmlc.get_num_threads(); dmlc.pad(np.zeros(1 << 20, np.float32), 1, 1); "
@@ -294,12 +307,14 @@ def test_bad_thread_count_variable_through_python():
                       f'instead\n')
 
 
+@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a build without OpenMP runs on one thread")
 def test_setting_the_count_first_never_reads_the_variable():
     code = "import dmlc; dmlc.set_num_threads(2); print(dmlc.get_num_threads())"
     assert run_child(code, DMLC_NUM_THREADS="abc") == ("2\n", "")
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a build without OpenMP runs on one thread")
 def test_forked_child_reports_the_one_thread_it_runs_on():
     """Before the parent ran threads a child keeps the count; after, it runs (and says it
     runs) on one thread, whatever it asks for."""
