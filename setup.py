@@ -20,8 +20,7 @@ from setuptools.command.build_ext import build_ext as _build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORE_SOURCES = sorted(glob.glob("src/*.c") + glob.glob("src/ops/*.c") + glob.glob("src/kernels/*.c"))
-CORE_DEPENDS = sorted([f for ext in ("h", "def", "inc") for f in glob.glob(f"src/**/*.{ext}", recursive=True)]
-                      + ["include/directml_py.h"])
+CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/**/*.inc", recursive=True) + ["include/directml_py.h"])
 
 if sys.platform == "win32":
     LIB_FILE = "directml_py.dll"
