@@ -19,8 +19,25 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext as _build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def header_version():
+    """The version, as directml_py.h's DMLC_VERSION_MAJOR/MINOR/PATCH write it (its one home)."""
+    import re
+    with open(os.path.join(HERE, "include", "directml_py.h"), encoding="utf-8") as f:
+        text = f.read()
+    parts = [re.search(rf"#define DMLC_VERSION_{p} (\d+)", text).group(1) for p in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(parts)
+
+
 CORE_SOURCES = sorted(glob.glob("src/*.c") + glob.glob("src/ops/*.c") + glob.glob("src/kernels/*.c"))
-CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/**/*.inc", recursive=True) + ["include/directml_py.h"])
+CORE_DEPENDS = sorted([f for ext in ("h", "def", "inc") for f in glob.glob(f"src/**/*.{ext}", recursive=True)]
+                      + ["include/directml_py.h"])
+if not CORE_SOURCES or not os.path.exists("include/directml_py.h"):
+    # Without them the library links empty and the extensions fail at import with an
+    # undefined dmlc* symbol: say so here instead.
+    sys.exit("setup.py: the C core's sources (src/, include/directml_py.h) are missing; build from a "
+             "checkout of dmlc or from its complete sdist (MANIFEST.in lists what the sdist carries)")
 
 if sys.platform == "win32":
     LIB_FILE = "directml_py.dll"
@@ -48,6 +65,11 @@ class build_ext(_build_ext):
         lib_dir = self.build_core()
         for ext in self.extensions:
             ext.library_dirs.append(lib_dir)
+        if self.compiler.compiler_type != "msvc":
+            # Python's LDSHARED may carry the build machine's own rpath (pyenv's
+            # -Wl,-rpath,<prefix>/lib), which a wheel would take anywhere, searched before
+            # $ORIGIN: the extensions find libdirectml_py beside them, and need nothing else.
+            self.compiler.linker_so = [a for a in self.compiler.linker_so if not a.startswith("-Wl,-rpath")]
         super().build_extensions()
 
     def build_core(self):
@@ -102,17 +124,22 @@ extensions = [
     Extension(
         "dmlc." + os.path.splitext(os.path.basename(pyx))[0],
         [pyx],
-        include_dirs=["include", numpy.get_include()],
+        include_dirs=["include", "src", numpy.get_include()],  # src: _core reads dtypes.def
         libraries=["directml_py"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        depends=["include/directml_py.h", "dmlc/_core.pxd"],
+        depends=["include/directml_py.h", "dmlc/_core.pxd", "src/dtypes.def"],
         **rpath_args,
     )
     for pyx in sorted(glob.glob("dmlc/*.pyx"))
 ]
 
 setup(
+    version=header_version(),
     ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
     cmdclass={"build_ext": build_ext},
-    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "models/*.json", "models/*.md"], "dmlc.include": ["directml_py.h"]},
+    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "py.typed", "models/*.json", "models/*.md", "pkgconfig/*.pc",
+                           "cmake/*.cmake"],
+                  "dmlc.include": ["directml_py.h"]},
+    # Cython's generated C is a build intermediate: the .pyx sources travel, not their output.
+    exclude_package_data={"dmlc": ["*.c"]},
 )

@@ -1,14 +1,32 @@
 """dmlc: DirectML's tensor operators, executed on the CPU.
 
-NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ...), a cffi handle on the
-shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``,
+``slice``, ``tile``, ``max_unpool``, ``avg_pool``, ...), a cffi handle on the shared library for raw
+``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
+
+Arrays from other libraries: every function reads any CPU object with ``__dlpack__``
+(PyTorch, JAX, ...), the array interface or the buffer protocol in place, read-only ones
+included, and ``out=`` may be any writable CPU object of those kinds (the call writes its
+memory and returns it).  A tensor on another device, one that requires grad, and dtypes
+dmlc lacks (bfloat16, bool, complex) raise ``TypeError``; a read-only ``out=`` and one
+whose elements share memory raise ``ValueError``.  Results are NumPy arrays, which
+``torch.from_dlpack`` and ``jax.numpy.from_dlpack`` take without a copy.
 """
 import os as _os
 
-from dmlc import _core
+try:
+    from dmlc import _core
+except ImportError as _e:  # pragma: no cover - exercised in a subprocess by the tests
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    if not any(f.startswith("_core.") and f.endswith((".so", ".pyd")) for f in _os.listdir(_here)):
+        raise ImportError(
+            f"dmlc is imported from an unbuilt source tree ({_here}): its compiled modules are missing. "
+            f"Install it (pip install .) and run from another directory, or build it in place "
+            f"(python setup.py build_ext --inplace).") from None
+    raise
 
-__version__ = "0.1.0"
+__version__ = _core.VERSION  # from directml_py.h's DMLC_VERSION_*, the one place it is written
 
 if _core.library_version() != _core.HEADER_VERSION:
     v = _core.library_version()
@@ -20,23 +38,28 @@ from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
 from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
+from dmlc.max_unpooling import max_unpool  # noqa: E402
+from dmlc.average_pooling import avg_pool  # noqa: E402
 from dmlc.padding import pad  # noqa: E402
 from dmlc.split_join import join, split  # noqa: E402
+from dmlc.element_wise_identity import identity  # noqa: E402
+from dmlc.slicing import slice  # noqa: E402
+from dmlc.tiling import tile  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
 
-def get_include():
+def get_include() -> str:
     """The directory holding ``directml_py.h`` (pass it to the compiler with ``-I``)."""
     return _os.path.join(_HERE, "include")
 
 
-def get_library_dir():
+def get_library_dir() -> str:
     """The directory holding the shared library ``libdirectml_py``."""
     return _HERE
 
 
-def get_library_path():
+def get_library_path() -> str:
     """The path of the shared library ``libdirectml_py`` (for ctypes, cffi and linkers)."""
     for name in ("libdirectml_py.so", "libdirectml_py.dylib", "directml_py.dll"):
         path = _os.path.join(_HERE, name)
@@ -59,5 +82,7 @@ __all__ = [
     "pad",
     "split", "join",
     "max_pool",
+    "identity", "slice", "tile",
+    "max_unpool", "avg_pool",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
 ]

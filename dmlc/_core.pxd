@@ -13,12 +13,22 @@ cdef extern from "directml_py.h" nogil:
 
     ctypedef enum DML_TENSOR_DATA_TYPE:
         DML_TENSOR_DATA_TYPE_UNKNOWN
+        DML_TENSOR_DATA_TYPE_UINT32
+        DML_TENSOR_DATA_TYPE_UINT64
     ctypedef enum DML_TENSOR_TYPE:
         DML_TENSOR_TYPE_BUFFER
     ctypedef enum DML_TENSOR_FLAGS:
         DML_TENSOR_FLAG_NONE
     ctypedef enum DML_OPERATOR_TYPE:
         DML_OPERATOR_INVALID
+        DML_OPERATOR_DEPTH_TO_SPACE1
+        DML_OPERATOR_SPACE_TO_DEPTH1
+        DML_OPERATOR_PADDING1
+        DML_OPERATOR_SPLIT
+        DML_OPERATOR_JOIN
+        DML_OPERATOR_MAX_POOLING2
+        DML_OPERATOR_MAX_UNPOOLING
+        DML_OPERATOR_AVERAGE_POOLING1
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -99,6 +109,51 @@ cdef extern from "directml_py.h" nogil:
         const UINT* EndPadding
         const UINT* Dilations
 
+    # ELEMENT_WISE_IDENTITY, SLICE1, TILE (the enum values are declared here rather than in
+    # DML_OPERATOR_TYPE's block above: Cython only needs their names).
+    ctypedef int INT
+    const DML_OPERATOR_TYPE DML_OPERATOR_ELEMENT_WISE_IDENTITY
+    const DML_OPERATOR_TYPE DML_OPERATOR_SLICE1
+    const DML_OPERATOR_TYPE DML_OPERATOR_TILE
+
+    ctypedef struct DML_SCALE_BIAS:
+        FLOAT Scale
+        FLOAT Bias
+
+    ctypedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        const DML_SCALE_BIAS* ScaleBias
+
+    ctypedef struct DML_SLICE1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* InputWindowOffsets
+        const UINT* InputWindowSizes
+        const INT* InputWindowStrides
+
+    ctypedef struct DML_TILE_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT RepeatsCount
+        const UINT* Repeats
+    ctypedef struct DML_AVERAGE_POOLING1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* Strides
+        const UINT* WindowSize
+        const UINT* StartPadding
+        const UINT* EndPadding
+        const UINT* Dilations
+        BOOL IncludePadding
+
+    ctypedef struct DML_MAX_UNPOOLING_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
         UINT64 Offset
@@ -107,13 +162,29 @@ cdef extern from "directml_py.h" nogil:
     ctypedef struct DMLC_OPERATOR:
         pass
 
+    ctypedef struct DMLC_TENSOR_SIZES:
+        UINT DimensionCount
+        UINT Sizes[8]
+    ctypedef enum DMLC_INFER_FLAGS:
+        DMLC_INFER_FLAG_NONE
+        DMLC_INFER_FLAG_CEIL_MODE
+
     int DMLC_VERSION
+    int DMLC_VERSION_MAJOR
+    int DMLC_VERSION_MINOR
+    int DMLC_VERSION_PATCH
+    HRESULT S_OK
+    HRESULT E_NOTIMPL
+    HRESULT E_POINTER
+    HRESULT E_INVALIDARG
+    HRESULT E_OUTOFMEMORY
     HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                         UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
     void dmlcReleaseOperator(DMLC_OPERATOR* op)
     HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                                 UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
+    HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT outputCount, DMLC_TENSOR_SIZES* outputs)
     HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount, const UINT* sizes,
                                      const UINT* strides, UINT64* sizeInBytes)
     const char* dmlcGetLastErrorMessage()
@@ -133,17 +204,33 @@ cdef struct Tensor:
 
 # The DML_TENSOR_DATA_TYPE of an array's dtype; raises TypeError for anything else.
 cdef int dml_type_of(cnp.ndarray a, str name) except -1
-# x as an ndarray the core can read in place (copies only negative or odd strides).
+# x as an ndarray the core can read in place: any ndarray, DLPack, array-interface or buffer
+# object without a copy (copies only negative, odd or huge strides and unaligned data).
 cdef cnp.ndarray as_input(object x, str name)
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
-# The array the core writes: out itself, or a fresh/temporary array when out is None or
-# cannot be written in place; finish_output() copies a temporary back into out.
+# The array the core writes: out itself (or a view of its memory when out is a DLPack,
+# array-interface or buffer object), or a fresh/temporary array when out is None or cannot
+# be written in place; finish_output() copies a temporary back into out and returns out.
 cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name)
 cdef object finish_output(cnp.ndarray result, object out)
 # Runs desc with the GIL released and raises the core's message on failure.
 cdef int execute(const DML_OPERATOR_DESC* desc, UINT nin, const DMLC_BUFFER_BINDING* ins,
                  UINT nout, const DMLC_BUFFER_BINDING* outs) except -1
+# The shape of output `slot` of desc (of nslots), as the core infers it (dmlcInferOutputSizes).
+cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, UINT slot)
+# The ending every single-input operator shares.  desc's input is x (bound to tin here);
+# its output tensor fields are slots[0..nslots) (slots[1] may be NULL: no second output).
+# Output shapes come from the core (flags: DMLC_INFER_FLAGS); outputs are out0/out1 or
+# new arrays of x's dtype / dtype1 (dtype1 None: slot 1 stays unbound).  Returns the
+# result, or the pair of results with dtype1.
+# in_place: the operator is element-wise and may read x where it writes out0 (as DirectML
+# allows ELEMENT_WISE_IDENTITY): an out0 that is exactly x's memory and layout is bound as
+# it is instead of reading from a copy of x.
+cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
+                      UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
+                      const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*,
+                      bint in_place=*)
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1
@@ -152,3 +239,5 @@ cdef int raise_hr(HRESULT hr) except -1
 # True if the memory of a and b (as accepted by as_input/as_output) may overlap; callers
 # copy an input that overlaps out=, as NumPy's ufuncs do.
 cdef bint may_overlap(cnp.ndarray a, cnp.ndarray b)
+# True if a and b are the same memory in the same layout: every element at one address.
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b)

@@ -9,17 +9,73 @@ cimport numpy as cnp
 from libc.stdint cimport uintptr_t
 
 from dmlc._args import index_of
+from dmlc._interop import copy_into, input_array, output_array
 
 cnp.import_array()
 
-HEADER_VERSION = DMLC_VERSION
+# The core's type table, src/dtypes.def, compiled in: the one source of dtype facts.
+cdef extern from *:
+    """
+    typedef struct dmlc_dtype_row { const char* name; int value; int size; } dmlc_dtype_row;
+    static const dmlc_dtype_row dmlc_dtype_rows[] = {
+    #define DMLC_DTYPE(NAME, VALUE, SIZE, T) {#NAME, VALUE, SIZE},
+    #include "dtypes.def"
+    #undef DMLC_DTYPE
+    };
+    #define DMLC_DTYPE_COUNT ((int)(sizeof dmlc_dtype_rows / sizeof dmlc_dtype_rows[0]))
+    """
+    ctypedef struct dmlc_dtype_row:
+        const char* name
+        int value
+        int size
+    const dmlc_dtype_row* dmlc_dtype_rows
+    int DMLC_DTYPE_COUNT
 
-E_NOTIMPL = -2147467263      # 0x80004001
-E_POINTER = -2147467261      # 0x80004003
-E_INVALIDARG = -2147024809   # 0x80070057
-E_OUTOFMEMORY = -2147024882  # 0x8007000E
+# The operators the core implements, src/ops.def compiled in.
+cdef extern from *:
+    """
+    typedef struct dmlc_op_row { const char* name; int value; const char* family; } dmlc_op_row;
+    static const dmlc_op_row dmlc_op_rows[] = {
+    #define DMLC_OP(NAME, VALUE, FAMILY) {#NAME, VALUE, #FAMILY},
+    #include "ops.def"
+    #undef DMLC_OP
+    };
+    #define DMLC_OP_COUNT ((int)(sizeof dmlc_op_rows / sizeof dmlc_op_rows[0]))
+    """
+    ctypedef struct dmlc_op_row:
+        const char* name
+        int value
+        const char* family
+    const dmlc_op_row* dmlc_op_rows
+    int DMLC_OP_COUNT
+
+#: The implemented operators: (name without DML_OPERATOR_, DML_OPERATOR_TYPE value, family).
+OPERATORS = tuple((dmlc_op_rows[i].name.decode(), dmlc_op_rows[i].value, dmlc_op_rows[i].family.decode())
+                  for i in range(DMLC_OP_COUNT))
+#: The operator families (src/ops/<family>.c), in ops.def's order.
+FAMILIES = tuple(dict.fromkeys(family for _, _, family in OPERATORS))
+
+HEADER_VERSION = DMLC_VERSION
+VERSION = f"{DMLC_VERSION_MAJOR}.{DMLC_VERSION_MINOR}.{DMLC_VERSION_PATCH}"
+
+#: The eleven tensor data types: (DML name, DML_TENSOR_DATA_TYPE value, NumPy dtype).
+DTYPES = tuple((dmlc_dtype_rows[i].name.decode(), dmlc_dtype_rows[i].value,
+                np.dtype(dmlc_dtype_rows[i].name.decode().lower())) for i in range(DMLC_DTYPE_COUNT))
+#: HRESULTs the core returns, from the header.
+HRESULTS = {"S_OK": S_OK, "E_NOTIMPL": E_NOTIMPL, "E_POINTER": E_POINTER, "E_INVALIDARG": E_INVALIDARG,
+            "E_OUTOFMEMORY": E_OUTOFMEMORY}
 
 cdef UINT64 UINT_MAX = 0xFFFFFFFF
+
+# DML_TENSOR_DATA_TYPE by NumPy kind (0 float, 1 signed, 2 unsigned) and item size.
+cdef int TYPE_BY_KIND[3][9]
+for _i, (_name, _value, _dt) in enumerate(DTYPES):
+    if _dt.itemsize != dmlc_dtype_rows[_i].size:
+        raise ImportError(f"dmlc: src/dtypes.def gives {_name} {dmlc_dtype_rows[_i].size} bytes, NumPy {_dt.itemsize}")
+    TYPE_BY_KIND["fiu".index(_dt.kind)][_dt.itemsize] = _value
+SUPPORTED_DTYPES = ", ".join(str(dt) for dt in sorted((dt for _, _, dt in DTYPES),
+                                                       key=lambda dt: ("fiu".index(dt.kind), dt.itemsize)))
+SUPPORTED_DTYPES = " or ".join(SUPPORTED_DTYPES.rsplit(", ", 1))
 
 
 def library_version():
@@ -93,24 +149,19 @@ cdef int raise_hr(HRESULT hr) except -1:
 
 
 cdef int dml_type_of(cnp.ndarray a, str name) except -1:
-    cdef int t = cnp.PyArray_TYPE(a)
+    cdef int t = cnp.PyArray_TYPE(a), kind = -1, v = 0
     cdef Py_ssize_t size = cnp.PyArray_ITEMSIZE(a)
     if cnp.PyTypeNum_ISFLOAT(t):
-        if size == 4: return 1
-        if size == 2: return 2
-        if size == 8: return 9
+        kind = 0
     elif cnp.PyTypeNum_ISSIGNED(t):
-        if size == 4: return 6
-        if size == 8: return 11
-        if size == 2: return 7
-        if size == 1: return 8
+        kind = 1
     elif cnp.PyTypeNum_ISUNSIGNED(t):
-        if size == 4: return 3
-        if size == 8: return 10
-        if size == 2: return 4
-        if size == 1: return 5
-    raise TypeError(f"{name} has dtype {a.dtype}, which dmlc does not support (expected float16, float32, "
-                    f"float64, int8, int16, int32, int64, uint8, uint16, uint32 or uint64)")
+        kind = 2
+    if kind >= 0 and size <= 8:
+        v = TYPE_BY_KIND[kind][size]
+    if v:
+        return v
+    raise TypeError(f"{name} has dtype {a.dtype}, which dmlc does not support (expected {SUPPORTED_DTYPES})")
 
 
 cdef bint in_place_ok(cnp.ndarray a):
@@ -133,12 +184,14 @@ cdef cnp.ndarray as_input(object x, str name):
     if cnp.PyArray_Check(x):
         a = <cnp.ndarray>x
     else:
-        a = np.asarray(x)
+        a = <cnp.ndarray>input_array(x, name)  # DLPack, array interface, buffer, array-like
     if not cnp.PyArray_ISNOTSWAPPED(a):
         a = a.astype(a.dtype.newbyteorder("="))
     dml_type_of(a, name)
     if not in_place_ok(a):
-        a = np.ascontiguousarray(a)
+        # A fresh C-ordered copy, aligned (np.ascontiguousarray would keep an unaligned
+        # contiguous array, e.g. np.frombuffer(blob, np.float32, offset=1), as it is).
+        a = np.array(a, order="C")
     return a
 
 
@@ -146,15 +199,17 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     cdef cnp.ndarray o
     if out is None:
         return np.empty(shape, dtype)
-    if not cnp.PyArray_Check(out):
-        raise TypeError(f"{name} must be a numpy.ndarray, not {type(out).__name__}")
-    o = <cnp.ndarray>out
-    if o.dtype != dtype:
+    if cnp.PyArray_Check(out):
+        o = <cnp.ndarray>out
+    else:
+        o = <cnp.ndarray>output_array(out, name)  # a view of out's memory
+    if o.dtype != dtype and o.dtype.newbyteorder("=") != dtype:  # another byte order: via a temporary below
         raise TypeError(f"{name} has dtype {o.dtype}, expected {dtype}")
     if (<object>o).shape != shape:
         raise ValueError(f"{name} has shape {(<object>o).shape}, expected {shape}")
     if not cnp.PyArray_ISWRITEABLE(o):
         raise ValueError(f"{name} is read-only")
+    check_distinct_elements(o, name)
     if not cnp.PyArray_ISNOTSWAPPED(o) or not in_place_ok(o):
         return np.empty(shape, dtype)  # computed here, then copied into out by finish_output
     return o
@@ -163,8 +218,45 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
 cdef object finish_output(cnp.ndarray result, object out):
     if out is None or result is out:
         return result
+    if not cnp.PyArray_Check(out):
+        # result views out's memory (its base holds that memory), or it is a temporary of
+        # its own that as_output made because out could not be written in place.
+        return out if (<object>result).base is not None else copy_into(out, result)
     np.copyto(out, result)
     return out
+
+
+cdef int check_distinct_elements(cnp.ndarray o, str name) except -1:
+    """Refuses an out= whose strides give two elements the same memory: the core writes each
+    element once, on any thread, so which write landed would be a matter of timing.  Taken
+    by increasing |stride|, each axis's stride must reach past the bytes the smaller-strided
+    axes span (the core's rule, which also refuses interleaved strides).  Example: float32
+    strides (4, 4) for shape (2, 5): axis 0 spans bytes 0..7, and axis 1's stride 4 lands
+    inside it."""
+    cdef int nd = cnp.PyArray_NDIM(o), i
+    cdef cnp.npy_intp* shape = cnp.PyArray_DIMS(o)
+    cdef cnp.npy_intp* st = cnp.PyArray_STRIDES(o)
+    if cnp.PyArray_IS_C_CONTIGUOUS(o) or cnp.PyArray_IS_F_CONTIGUOUS(o) or cnp.PyArray_SIZE(o) == 0:
+        return 0
+    axes = sorted((abs(st[i]), i) for i in range(nd) if shape[i] > 1)
+    span = cnp.PyArray_ITEMSIZE(o)  # bytes the axes so far span: last offset + item size
+    done = []
+    for stride, i in axes:
+        if stride == 0:
+            raise ValueError(f"{name} has stride 0 on axis {i} of length {shape[i]}: its elements share memory, and "
+                             f"each element of {name} must have memory of its own")
+        if stride < span:
+            where = (f"{name} has strides {(<object>o).strides} for shape {(<object>o).shape}: ")
+            if len(done) == 1:
+                raise ValueError(where + f"axes {min(i, done[0])} and {max(i, done[0])} overlap, since axis {i}'s "
+                                 f"stride {stride} is less than {span}, the bytes axis {done[0]} spans; each element "
+                                 f"of {name} must have memory of its own")
+            others = ", ".join(map(str, done[:len(done) - 1])) + f" and {done[len(done) - 1]}"
+            raise ValueError(where + f"axis {i} overlaps axes {others}, since its stride {stride} is less than "
+                             f"{span}, the bytes those axes span; each element of {name} must have memory of its own")
+        span += (shape[i] - 1) * stride
+        done.append(i)
+    return 0
 
 
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
@@ -173,6 +265,7 @@ cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
     cdef cnp.npy_intp* st = cnp.PyArray_STRIDES(a)
     cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(a)
     cdef UINT64 last = 0
+    cdef bint empty = False
     if nd > 8:
         raise ValueError(f"array has {nd} dimensions; DirectML tensors have at most 8")
     for i in range(nd):
@@ -181,7 +274,10 @@ cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
         t.sizes[i] = <UINT>shape[i]
         # A size-1 dimension is never stepped over: stride 0 says so whatever NumPy holds.
         t.strides[i] = <UINT>(st[i] // item) if shape[i] > 1 else 0
-        last += <UINT64>(shape[i] - 1) * t.strides[i]
+        if shape[i] == 0:
+            empty = True  # only dmlcInferOutputSizes reads an empty tensor
+        else:
+            last += <UINT64>(shape[i] - 1) * t.strides[i]
     t.buffer_desc.DataType = <DML_TENSOR_DATA_TYPE>dml_type
     t.buffer_desc.Flags = DML_TENSOR_FLAG_NONE
     t.buffer_desc.DimensionCount = nd
@@ -189,7 +285,7 @@ cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
     t.buffer_desc.Strides = t.strides
     # DMLCalcBufferTensorSize: the addressed bytes rounded up to 4.  The binding claims the
     # same size; the core never touches the rounding bytes past the last element.
-    t.buffer_desc.TotalTensorSizeInBytes = ((last + 1) * item + 3) & ~(<UINT64>3)
+    t.buffer_desc.TotalTensorSizeInBytes = 0 if empty else ((last + 1) * item + 3) & ~(<UINT64>3)
     t.buffer_desc.GuaranteedBaseOffsetAlignment = 0
     t.desc.Type = DML_TENSOR_TYPE_BUFFER
     t.desc.Desc = &t.buffer_desc
@@ -207,6 +303,72 @@ cdef int execute(const DML_OPERATOR_DESC* desc, UINT nin, const DMLC_BUFFER_BIND
     if hr < 0:
         raise_hr(hr)
     return 0
+
+
+cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, UINT slot):
+    cdef DMLC_TENSOR_SIZES sizes[2]
+    cdef HRESULT hr = dmlcInferOutputSizes(desc, flags, nslots, sizes)
+    cdef UINT i
+    if hr < 0:
+        raise_hr(hr)
+    return tuple([sizes[slot].Sizes[i] for i in range(sizes[slot].DimensionCount)])
+
+
+cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray like, cnp.dtype dtype, str name):
+    """out checked against s, or a new array of s with dtype (None: like's dtype)."""
+    cdef cnp.npy_intp dims[8]
+    cdef UINT i
+    if out is None:
+        for i in range(s.DimensionCount):
+            dims[i] = s.Sizes[i]
+        return cnp.PyArray_EMPTY(s.DimensionCount, dims, cnp.PyArray_TYPE(like) if dtype is None else dtype.type_num, 0)
+    return as_output(out, tuple([s.Sizes[i] for i in range(s.DimensionCount)]), like.dtype if dtype is None else dtype,
+                     name)
+
+
+cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
+                      UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
+                      const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname="",
+                      bint in_place=False):
+    cdef DMLC_TENSOR_SIZES sizes[2]
+    cdef DMLC_BUFFER_BINDING outs[2]
+    cdef Tensor tout0, tout1
+    cdef cnp.ndarray r0, r1 = None
+    cdef HRESULT hr
+    bind(tin, x, dml_type)
+    slot0[0] = NULL
+    if slot1 != NULL:
+        slot1[0] = NULL
+    hr = dmlcInferOutputSizes(desc, flags, nslots, sizes)
+    if hr < 0:
+        raise_hr(hr)
+    r0 = new_output(out0, &sizes[0], x, None, "out")
+    if dtype1 is not None:
+        r1 = new_output(out1, &sizes[1], x, dtype1, "out indices")
+    if cnp.PyArray_SIZE(r0) == 0:
+        if r1 is None:
+            return finish_output(r0, out0)
+        return finish_output(r0, out0), finish_output(r1, out1)
+    if (out0 is not None and may_overlap(x, r0) and not (in_place and same_elements(x, r0))) or \
+            (out1 is not None and may_overlap(x, r1)):
+        x = x.copy()  # an input that shares memory with out= is read from a copy, as NumPy's ufuncs do
+        bind(tin, x, dml_type)
+    if r1 is not None and may_overlap(r0, r1):
+        raise ValueError(f"{fname}: the values and indices outputs share memory")
+    bind(&tout0, r0, dml_type)
+    slot0[0] = &tout0.desc
+    outs[0] = tout0.binding
+    outs[1].Buffer = NULL
+    outs[1].Offset = 0
+    outs[1].SizeInBytes = 0
+    if r1 is not None:
+        bind(&tout1, r1, DML_TENSOR_DATA_TYPE_UINT64 if r1.dtype.itemsize == 8 else DML_TENSOR_DATA_TYPE_UINT32)
+        slot1[0] = &tout1.desc
+        outs[1] = tout1.binding
+    execute(desc, 1, &tin.binding, nslots, outs)
+    if r1 is None:
+        return finish_output(r0, out0)
+    return finish_output(r0, out0), finish_output(r1, out1)
 
 
 cdef bint may_overlap(cnp.ndarray a, cnp.ndarray b):
@@ -227,3 +389,17 @@ cdef uintptr_t extent(cnp.ndarray a):
         if shape[i] > 1:
             last += <uintptr_t>((shape[i] - 1) * st[i])
     return last + <uintptr_t>cnp.PyArray_ITEMSIZE(a)
+
+
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b):
+    """True if a and b have one shape and every element at the same address."""
+    cdef int nd = cnp.PyArray_NDIM(a), i
+    if cnp.PyArray_DATA(a) != cnp.PyArray_DATA(b) or cnp.PyArray_NDIM(b) != nd or \
+            cnp.PyArray_ITEMSIZE(a) != cnp.PyArray_ITEMSIZE(b):
+        return False
+    for i in range(nd):
+        if cnp.PyArray_DIMS(a)[i] != cnp.PyArray_DIMS(b)[i]:
+            return False
+        if cnp.PyArray_DIMS(a)[i] > 1 and cnp.PyArray_STRIDES(a)[i] != cnp.PyArray_STRIDES(b)[i]:
+            return False
+    return True

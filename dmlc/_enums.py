@@ -1,6 +1,8 @@
 """DirectML's enums as Python IntEnums, and the one parser every function uses for them."""
 import enum
 
+__all__ = ["DepthSpaceOrder", "PaddingMode", "parse_enum", "enum_value"]
+
 
 class DepthSpaceOrder(enum.IntEnum):
     """DML_DEPTH_SPACE_ORDER."""
@@ -38,6 +40,22 @@ def _table(cls):
             table[alias] = cls(value)
         _TABLES[cls] = table
     return table
+
+
+_FAST = {}
+
+
+def enum_value(value, cls, fname, argname):
+    """parse_enum(...)'s value as an int, with a dict lookup first for the common spellings
+    (a member, or a name as written in the docs): a few tens of nanoseconds per call."""
+    fast = _FAST.get(cls)
+    if fast is None:
+        fast = _FAST[cls] = {**{k: int(m) for k, m in _table(cls).items()}, **{m: int(m) for m in cls}}
+    if type(value) is str or type(value) is cls:
+        v = fast.get(value)
+        if v is not None:
+            return v
+    return int(parse_enum(value, cls, fname, argname))
 
 
 def parse_enum(value, cls, fname, argname):

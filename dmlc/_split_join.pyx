@@ -9,15 +9,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, free
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_SPLIT_OPERATOR_DESC, DML_JOIN_OPERATOR_DESC,
-                         DML_OPERATOR_TYPE, DML_TENSOR_DESC, DMLC_BUFFER_BINDING, UINT, as_input, as_output,
-                         finish_output, bind, dml_type_of, execute, may_overlap)
+                         DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_TENSOR_DESC, DMLC_BUFFER_BINDING, UINT,
+                         as_input, as_output, finish_output, bind, dml_type_of, execute, infer_shape, may_overlap)
 
 cnp.import_array()
-
-cdef enum:
-    SPLIT = 62
-    JOIN = 63
-
 
 cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1:
     """axis (a Python int of any size) as 0 to nd - 1."""
@@ -125,7 +120,7 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
                              f"{' + ...' if k > 16 else ''}), expected x.shape[{axis}] {n}")
     if out is not None:
         if not isinstance(out, (list, tuple)):
-            raise TypeError(f"{fname}: out must be a list of numpy.ndarray, not {type(out).__name__}")
+            raise TypeError(f"{fname}: out must be a list of arrays (one per part), not {type(out).__name__}")
         if len(out) != k:
             raise ValueError(f"{fname}: out has {len(out)} arrays, expected {k} (one per part)")
     results = [None] * k
@@ -150,7 +145,7 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
                 break
         for i in range(1, k):
             r = results[i]
-            if not sizes[i] or r is not out[i]:
+            if not sizes[i]:  # (a temporary overlaps nothing; out[i] may be a tensor r views)
                 continue
             for j in range(i):
                 if sizes[j] and may_overlap(r, <cnp.ndarray>results[j]):
@@ -165,7 +160,7 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
     d.OutputCount = parts.count
     d.OutputTensors = parts.descs
     d.Axis = <UINT>axis
-    op.Type = <DML_OPERATOR_TYPE>SPLIT
+    op.Type = DML_OPERATOR_SPLIT
     op.Desc = &d
     execute(&op, 1, &tin.binding, parts.count, parts.bindings)
     return results if out is None else [finish_output(results[i], out[i]) for i in range(k)]
@@ -173,11 +168,9 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
 
 def join(arrays, object axis_arg, out, str fname):
     """arrays: a list of array-likes of one dtype."""
-    cdef Py_ssize_t k = len(arrays), i, j, n = 0, axis
+    cdef Py_ssize_t k = len(arrays), i, axis
     cdef cnp.ndarray a, a0, result
     cdef int dml_type, nd
-    cdef cnp.npy_intp* dims0
-    cdef cnp.npy_intp* dims
     cdef Tensor tout
     cdef DML_JOIN_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
@@ -190,7 +183,6 @@ def join(arrays, object axis_arg, out, str fname):
     nd = cnp.PyArray_NDIM(a0)
     check_ndim(nd, "arrays[0]", fname)
     axis = normalize_axis(axis_arg, nd, fname)
-    dims0 = cnp.PyArray_DIMS(a0)
     for i in range(k):
         a = inputs[i]
         if dml_type_of(a, "arrays") != dml_type:  # int64 and longlong are one type here
@@ -198,22 +190,24 @@ def join(arrays, object axis_arg, out, str fname):
                             f"join does not promote dtypes")
         if cnp.PyArray_NDIM(a) != nd:
             raise ValueError(f"{fname}: arrays[{i}] has {cnp.PyArray_NDIM(a)} dimensions, expected {nd} (arrays[0])")
-        dims = cnp.PyArray_DIMS(a)
-        for j in range(nd):
-            if j != axis and dims[j] != dims0[j]:
-                raise ValueError(f"{fname}: arrays[{i}].shape is {(<object>a).shape}, expected {(<object>a0).shape} "
-                                 f"except on axis "
-                                 f"{axis} (arrays[0].shape)")
-        n += dims[axis]
+    # The output's shape from the core, over every array (empty ones included).
+    parts = _Parts(k)
+    for i in range(k):
+        parts.add(<cnp.ndarray>inputs[i], dml_type)
+    d.InputCount = parts.count
+    d.InputTensors = parts.descs
+    d.OutputTensor = NULL
+    d.Axis = <UINT>axis
+    op.Type = DML_OPERATOR_JOIN
+    op.Desc = &d
+    shape = infer_shape(&op, 0, 1, 0)
     if out is None:
-        result = empty_like_but(a0, axis, n)
+        result = empty_like_but(a0, axis, shape[axis])
     else:
-        shape = list((<object>a0).shape)
-        shape[axis] = n
-        result = as_output(out, tuple(shape), a0.dtype, "out")
+        result = as_output(out, shape, a0.dtype, "out")
     if cnp.PyArray_SIZE(result) == 0:
         return finish_output(result, out)
-    parts = _Parts(k)
+    parts.count = 0  # bound again: only the arrays with elements, each read from a copy if it overlaps out=
     for i in range(k):
         a = inputs[i]
         if cnp.PyArray_SIZE(a) == 0:
@@ -226,8 +220,5 @@ def join(arrays, object axis_arg, out, str fname):
     d.InputCount = parts.count
     d.InputTensors = parts.descs
     d.OutputTensor = &tout.desc
-    d.Axis = <UINT>axis
-    op.Type = <DML_OPERATOR_TYPE>JOIN
-    op.Desc = &d
     execute(&op, parts.count, parts.bindings, 1, &tout.binding)
     return finish_output(result, out)

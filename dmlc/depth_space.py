@@ -1,22 +1,21 @@
 """dmlc.depth_to_space and dmlc.space_to_depth (DirectML DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1)."""
+from typing import Optional, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
 from dmlc._depth_space import depth_space as _depth_space
-from dmlc._enums import DepthSpaceOrder, parse_enum
+from dmlc._enums import DepthSpaceOrder, enum_value
 
-
-# Fast path for the common spellings; parse_enum handles the rest and the errors.
-_ORDERS = {m.name.lower(): int(m) for m in DepthSpaceOrder}
-_ORDERS.update({m: int(m) for m in DepthSpaceOrder})
+__all__ = ["depth_to_space", "space_to_depth"]
 
 
 def _order(order, fname):
-    if type(order) is str or type(order) is DepthSpaceOrder:
-        o = _ORDERS.get(order)
-        if o is not None:
-            return o
-    return int(parse_enum(order, DepthSpaceOrder, fname, "order"))
+    return enum_value(order, DepthSpaceOrder, fname, "order")
 
 
-def depth_to_space(x, block_size, *, order="depth_column_row", out=None):
+def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
+                   out: Optional[np.ndarray] = None) -> np.ndarray:
     """Move blocks of channels into space (DirectML DEPTH_TO_SPACE1).
 
     Parameters
@@ -30,8 +29,10 @@ def depth_to_space(x, block_size, *, order="depth_column_row", out=None):
         ``out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]``;
         ``column_row_depth`` (ONNX CRD, PyTorch ``pixel_shuffle``):
         ``out[n, c, h*b+i, w*b+j] = x[n, c*b*b + i*b + j, h, w]``.
-    out : ndarray, optional
-        Where to write the result, shape ``(N, C // b**2, H*b, W*b)`` and x's dtype.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result, shape ``(N, C // b**2, H*b, W*b)`` and x's dtype: an
+        ndarray, or a PyTorch tensor or any object with ``__dlpack__``, the array interface
+        or the buffer protocol, written in place and returned.
 
     Returns
     -------
@@ -48,7 +49,8 @@ def depth_to_space(x, block_size, *, order="depth_column_row", out=None):
     return _depth_space(x, block_size, _order(order, "depth_to_space"), True, out, "depth_to_space")
 
 
-def space_to_depth(x, block_size, *, order="depth_column_row", out=None):
+def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
+                   out: Optional[np.ndarray] = None) -> np.ndarray:
     """Move blocks of space into channels (DirectML SPACE_TO_DEPTH1), the inverse of
     :func:`depth_to_space` with the same ``order``.
 
@@ -60,8 +62,9 @@ def space_to_depth(x, block_size, *, order="depth_column_row", out=None):
         Width and height of the moved blocks, at least 1.
     order : {"depth_column_row", "column_row_depth"} or DepthSpaceOrder
         See :func:`depth_to_space`.
-    out : ndarray, optional
-        Where to write the result, shape ``(N, C*b*b, H // b, W // b)``.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result, shape ``(N, C*b*b, H // b, W // b)`` (any object
+        :func:`depth_to_space` takes as ``out``).
 
     Returns
     -------

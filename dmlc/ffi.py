@@ -12,13 +12,18 @@ import re
 
 import cffi
 
-from dmlc import get_include, get_library_path
+__all__ = ["ffi", "lib", "last_error", "cdef_source", "S_OK", "E_NOTIMPL", "E_POINTER", "E_INVALIDARG",
+           "E_OUTOFMEMORY"]
 
-S_OK = 0
-E_NOTIMPL = -2147467263      # 0x80004001
-E_POINTER = -2147467261      # 0x80004003
-E_INVALIDARG = -2147024809   # 0x80070057
-E_OUTOFMEMORY = -2147024882  # 0x8007000E
+from dmlc import get_include, get_library_path
+from dmlc._core import HRESULTS
+
+# The HRESULTs the core returns (directml_py.h's macros, which cffi's cdef cannot read).
+S_OK = HRESULTS["S_OK"]
+E_NOTIMPL = HRESULTS["E_NOTIMPL"]
+E_POINTER = HRESULTS["E_POINTER"]
+E_INVALIDARG = HRESULTS["E_INVALIDARG"]
+E_OUTOFMEMORY = HRESULTS["E_OUTOFMEMORY"]
 
 
 def cdef_source(header=None):

@@ -1,7 +1,12 @@
 """dmlc.max_pool (DirectML MAX_POOLING2)."""
+from typing import Optional, Sequence, Tuple, Union
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from dmlc._max_pooling import max_pool as _max_pool
+
+__all__ = ["max_pool"]
 
 _INDEX_DTYPES = {"uint32": np.dtype(np.uint32), "uint64": np.dtype(np.uint64)}
 
@@ -18,8 +23,14 @@ def _indices_dtype(indices_dtype):
     return dt
 
 
-def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,
-             return_indices=False, indices_dtype="uint32", ceil_mode=False, out=None):
+def max_pool(x: ArrayLike, window_size: Union[int, Sequence[int]], *,
+             strides: Optional[Union[int, Sequence[int]]] = None,
+             start_padding: Optional[Union[int, Sequence[int]]] = None,
+             end_padding: Optional[Union[int, Sequence[int]]] = None,
+             dilations: Optional[Union[int, Sequence[int]]] = None, return_indices: bool = False,
+             indices_dtype: Union[str, np.dtype] = "uint32", ceil_mode: bool = False,
+             out: Union[None, np.ndarray, Tuple[np.ndarray, np.ndarray]] = None,
+             ) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
     """Maximum over sliding windows (DirectML MAX_POOLING2), optionally with the position
     of each maximum.
 
@@ -46,8 +57,9 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
         Output size per axis ``ceil((n + start + end - k) / stride) + 1`` instead of the
         floor, with ``k = (window - 1) * dilation + 1``.  A last window that covers only
         padding is kept (unlike PyTorch, which drops it) and gives the lowest value.
-    out : ndarray, or a pair (values, indices) with ``return_indices``, optional
-        Where to write the results.
+    out : ndarray or writable CPU tensor, or a pair (values, indices) with ``return_indices``, optional
+        Where to write the results (ndarrays, PyTorch tensors, any objects with
+        ``__dlpack__``, the array interface or the buffer protocol); returned as given.
 
     Returns
     -------

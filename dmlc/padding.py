@@ -4,27 +4,22 @@ import math
 import numbers
 import struct
 import sys
+from typing import Optional, Sequence, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from dmlc._enums import PaddingMode, parse_enum
+from dmlc._enums import PaddingMode, enum_value
 from dmlc._padding import pad as _pad
 
-# Fast path for the common spellings; parse_enum handles the rest and the errors.
-_MODES = {m.name.lower(): int(m) for m in PaddingMode}
-_MODES["reflect"] = int(PaddingMode.REFLECTION)
-_MODES.update({m: int(m) for m in PaddingMode})
+__all__ = ["pad"]
 
 _FLOAT_FORMATS = {2: "=e", 4: "=f", 8: "=d"}
 _ZEROS = {1: b"\0", 2: b"\0" * 2, 4: b"\0" * 4, 8: b"\0" * 8}
 
 
 def _mode(mode):
-    if type(mode) is str or type(mode) is PaddingMode:
-        m = _MODES.get(mode)
-        if m is not None:
-            return m
-    return int(parse_enum(mode, PaddingMode, "pad", "mode"))
+    return enum_value(mode, PaddingMode, "pad", "mode")
 
 
 def _real(value):
@@ -78,7 +73,9 @@ def value_bytes(value, dtype):
     return v.to_bytes(size, sys.byteorder, signed=info.min < 0)
 
 
-def pad(x, start_padding, end_padding, *, mode="constant", value=0, out=None):
+def pad(x: ArrayLike, start_padding: Union[int, Sequence[int]], end_padding: Union[int, Sequence[int]], *,
+        mode: Union[str, PaddingMode] = "constant", value: Union[int, float, np.generic] = 0,
+        out: Optional[np.ndarray] = None) -> np.ndarray:
     """Pad an array at the start and end of every dimension (DirectML PADDING1).
 
     Parameters
@@ -108,8 +105,10 @@ def pad(x, start_padding, end_padding, *, mode="constant", value=0, out=None):
         saturate to the dtype's range (NaN gives 0); float dtypes round to nearest even.
         Python ints are converted exactly (an int64 beyond 2**53 stays exact), and a NumPy
         scalar of x's dtype is used bit for bit.  Ignored by the other modes.
-    out : ndarray, optional
-        Where to write the result: x's dtype, shape ``x.shape + start + end``.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result: x's dtype, shape ``x.shape + start + end``; an ndarray,
+        or a PyTorch tensor or any object with ``__dlpack__``, the array interface or the
+        buffer protocol, written in place and returned.
 
     Returns
     -------

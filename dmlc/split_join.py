@@ -1,8 +1,15 @@
 """dmlc.split and dmlc.join (DirectML SPLIT / JOIN)."""
+from typing import List, Optional, Sequence, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
 import operator
 
 from dmlc import _split_join
 from dmlc._args import index_of
+
+__all__ = ["split", "join"]
 
 
 def _sections_or_sizes(value, fname):
@@ -21,7 +28,8 @@ def _sections_or_sizes(value, fname):
     return None, [index_of(v, fname, f"sizes[{i}]") for i, v in enumerate(items)]
 
 
-def split(x, sections_or_sizes, axis, *, out=None):
+def split(x: ArrayLike, sections_or_sizes: Union[int, Sequence[int]], axis: int, *,
+          out: Optional[Sequence[np.ndarray]] = None) -> List[np.ndarray]:
     """Split an array into parts along an axis (DirectML SPLIT).
 
     Parameters
@@ -35,9 +43,10 @@ def split(x, sections_or_sizes, axis, *, out=None):
         points); the sizes must sum to ``x.shape[axis]`` and may be 0 (an empty part).
     axis : int
         The axis to split; negative values count from the end.
-    out : list of ndarray, optional
+    out : list of ndarray or writable CPU tensors, optional
         One array per part, each with x's dtype and the part's shape.  They may be views
-        with any strides (into one larger array, say).
+        with any strides (into one larger array, say), PyTorch tensors, or any objects
+        with ``__dlpack__``, the array interface or the buffer protocol.
 
     Returns
     -------
@@ -59,10 +68,18 @@ def split(x, sections_or_sizes, axis, *, out=None):
     [[1.0, 3.0, 5.0, 7.0, 9.0, 11.0], [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]]
     """
     sections, sizes = _sections_or_sizes(sections_or_sizes, "split")
-    return _split_join.split(x, sections, sizes, index_of(axis, "split", "axis"), out, "split")
+    try:
+        return _split_join.split(x, sections, sizes, index_of(axis, "split", "axis"), out, "split")
+    except MemoryError as e:
+        if e.args:  # NumPy's and the core's say what they could not allocate
+            raise
+        # Python's own lists of parts say nothing: 2**32 - 1 sections of an empty axis are
+        # 2**32 - 1 arrays, and even the list holding them does not fit.
+        count = sections if sections is not None else len(sizes)
+        raise MemoryError(f"split: not enough memory for {count} parts (one array each)") from None
 
 
-def join(arrays, axis, *, out=None):
+def join(arrays: Sequence[ArrayLike], axis: int, *, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Join arrays along an axis (DirectML JOIN), the inverse of :func:`split`.
 
     Parameters
@@ -73,8 +90,10 @@ def join(arrays, axis, *, out=None):
         except on ``axis``.  Arrays may be views into one buffer, or overlap each other.
     axis : int
         The axis to join along; negative values count from the end.
-    out : ndarray, optional
-        Where to write the result (any strides: a slice of a larger array, say).
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result (any strides: a slice of a larger array, say; a PyTorch
+        tensor or any object with ``__dlpack__``, the array interface or the buffer
+        protocol), written in place and returned.
 
     Returns
     -------

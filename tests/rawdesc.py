@@ -2,7 +2,9 @@
 import numpy as np
 
 from dmlc.ffi import ffi, lib
-from conftest import DML_TYPE
+from support import DML_TYPE
+
+__all__ = ["SENTINEL", "Raw", "create", "d2s_case", "d2s_run", "execute", "padded"]
 
 
 class Raw:
@@ -30,7 +32,7 @@ class Raw:
             "DataType": dml_type, "Flags": 0, "DimensionCount": len(sizes) if ndim is None else ndim,
             "Sizes": self.uints(sizes), "Strides": self.uints(strides), "TotalTensorSizeInBytes": total,
             "GuaranteedBaseOffsetAlignment": 0})
-        return self.new("DML_TENSOR_DESC*", {"Type": 1, "Desc": buf})
+        return self.new("DML_TENSOR_DESC*", {"Type": lib.DML_TENSOR_TYPE_BUFFER, "Desc": buf})
 
     def tensor_for(self, arr, strides=None):
         """A packed (or strided, in elements) tensor desc describing arr's shape and dtype."""
@@ -81,3 +83,42 @@ def padded(arr, multiple=4):
     view = whole[:arr.nbytes].view(arr.dtype).reshape(arr.shape)
     view[...] = arr
     return view, whole
+
+
+# ---- one valid desc to break: the vehicle of the malformed-desc tests ---------------------------
+
+SENTINEL = 0x5A5A5A5A
+
+
+def d2s_case(**change):
+    """A valid DEPTH_TO_SPACE1 (float32 {1,8,2,3} -> {1,2,4,6}, block 2) with fields changed:
+    (raw, desc).  test_validation.py breaks it for the rules every operator shares,
+    test_depth_space_raw.py for DEPTH_TO_SPACE1's own.
+    change keys: in_/out_ tensor kwargs for Raw.tensor, block, order, in_desc/out_desc (raw values)."""
+    raw = Raw()
+    tin = dict(dtype=np.float32, sizes=(1, 8, 2, 3))
+    tout = dict(dtype=np.float32, sizes=(1, 2, 4, 6))
+    tin.update(change.get("in_", {}))
+    tout.update(change.get("out_", {}))
+    ti = change.get("in_desc", raw.tensor(**tin))
+    to = change.get("out_desc", raw.tensor(**tout))
+    desc = raw.op(lib.DML_OPERATOR_DEPTH_TO_SPACE1, "DML_DEPTH_TO_SPACE1_OPERATOR_DESC",
+                  {"InputTensor": ti, "OutputTensor": to, "BlockSize": change.get("block", 2),
+                   "Order": change.get("order", 0)})
+    return raw, desc
+
+
+def d2s_run(raw, desc, in_bytes=192, out_bytes=192, in_off=0, out_off=0, nin=1, nout=1, buf=None, in_buf=True,
+            out_buf=True):
+    """Executes desc from a 64-float input into a 64-word output filled with SENTINEL (or
+    both in buf): (hr, message, output)."""
+    src = np.arange(64, dtype=np.float32) if buf is None else buf
+    dst = np.full(64, SENTINEL, np.uint32) if buf is None else buf
+    bi = raw.new("DMLC_BUFFER_BINDING[]", 2)
+    bo = raw.new("DMLC_BUFFER_BINDING[]", 2)
+    if in_buf:
+        bi[0] = {"Buffer": ffi.cast("void*", src.ctypes.data), "Offset": in_off, "SizeInBytes": in_bytes}
+    if out_buf:
+        bo[0] = {"Buffer": ffi.cast("void*", dst.ctypes.data), "Offset": out_off, "SizeInBytes": out_bytes}
+    hr = lib.dmlcExecuteOperator(desc, nin, bi, nout, bo)
+    return hr, ffi.string(lib.dmlcGetLastErrorMessage()).decode(), dst

@@ -1,4 +1,5 @@
 """dmlc.depth_to_space / dmlc.space_to_depth against plain NumPy references."""
+import re
 import threading
 
 import numpy as np
@@ -7,35 +8,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from conftest import ALL_DTYPES, random_array
-
-
-def ref_depth_to_space(x, b, order="depth_column_row"):
-    """out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]  (DCR)
-                                 x[n, c*b*b + i*b + j, h, w]  (CRD)"""
-    n, c, h, w = x.shape
-    co = c // (b * b)
-    out = np.empty((n, co, h * b, w * b), x.dtype)
-    for i in range(b):
-        for j in range(b):
-            for cc in range(co):
-                src = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
-                out[:, cc, i::b, j::b] = x[:, src]
-    return out
-
-
-def ref_space_to_depth(y, b, order="depth_column_row"):
-    n, co, hb, wb = y.shape
-    out = np.empty((n, co * b * b, hb // b, wb // b), y.dtype)
-    for i in range(b):
-        for j in range(b):
-            for cc in range(co):
-                dst = (i * b + j) * co + cc if order == "depth_column_row" else cc * b * b + i * b + j
-                out[:, dst] = y[:, cc, i::b, j::b]
-    return out
+from reference import (crd_depth_to_space, crd_space_to_depth, dcr_depth_to_space, dcr_space_to_depth,
+                       ref_depth_to_space, ref_space_to_depth)
+from support import ALL_DTYPES, library_has_threads, random_array
 
 
 ORDERS = ["depth_column_row", "column_row_depth"]
+
+
+@pytest.mark.parametrize("b", [1, 2, 3, 5])
+def test_references_agree(rng, b):
+    """The loop references and the reshape/transpose ones are written independently."""
+    x = random_array(rng, (2, 3 * b * b, 4, 5), np.int32)
+    np.testing.assert_array_equal(ref_depth_to_space(x, b, "depth_column_row"), dcr_depth_to_space(x, b))
+    np.testing.assert_array_equal(ref_depth_to_space(x, b, "column_row_depth"), crd_depth_to_space(x, b))
+    y = random_array(rng, (2, 3, 4 * b, 5 * b), np.int32)
+    np.testing.assert_array_equal(ref_space_to_depth(y, b, "depth_column_row"), dcr_space_to_depth(y, b))
+    np.testing.assert_array_equal(ref_space_to_depth(y, b, "column_row_depth"), crd_space_to_depth(y, b))
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
@@ -165,7 +154,7 @@ def test_large_tensor_uses_threads_and_matches(rng):
     try:
         for n in (1, 2, 3):
             dmlc.set_num_threads(n)
-            assert dmlc.get_num_threads() == n
+            assert dmlc.get_num_threads() == (n if library_has_threads() else 1)
             np.testing.assert_array_equal(dmlc.depth_to_space(x, 2), want)
             np.testing.assert_array_equal(dmlc.space_to_depth(want, 2), x)
     finally:
@@ -207,7 +196,7 @@ X = np.zeros((1, 8, 2, 2), np.float32)
 
 
 @pytest.mark.parametrize("block,exc,msg", [
-    (0, ValueError, "depth_to_space: block_size is 0, expected at least 1"),
+    (0, ValueError, "depth_to_space: block_size is 0, expected 1 to 4294967295"),
     (-2, ValueError, "block_size is -2"),
     (2 ** 40, ValueError, "block_size is 1099511627776"),
     (1.5, TypeError, "block_size must be an int, not float"),
@@ -232,10 +221,26 @@ def test_bad_order(order, exc, msg):
 
 
 def test_bad_shapes():
-    with pytest.raises(ValueError, match=r"depth_to_space: x.shape\[1\] is 8, not divisible by block_size \* block_size \(9\)"):
+    # Shape rules are the core's (SPEC section 5: the same message as the C core).
+    with pytest.raises(ValueError, match=r"DML_OPERATOR_DEPTH_TO_SPACE1: InputTensor.Sizes\[1\] is 8, not divisible by "
+                                         r"BlockSize \* BlockSize \(9\)"):
         dmlc.depth_to_space(X, 3)
-    with pytest.raises(ValueError, match=r"space_to_depth: x.shape\[2:\] is \(2, 2\), not divisible by block_size 3"):
+    with pytest.raises(ValueError, match=r"DML_OPERATOR_SPACE_TO_DEPTH1: InputTensor.Sizes\[2\] is 2, not divisible by "
+                                         r"BlockSize 3"):
         dmlc.space_to_depth(X, 3)
+
+
+def test_huge_block_sizes_are_reported_exactly():
+    # block_size**2 does not fit 32 bits: the message shows it whole, not wrapped.
+    with pytest.raises(ValueError, match=r"InputTensor.Sizes\[1\] is 8, not divisible by BlockSize \* BlockSize "
+                                         r"\(18446744065119617025\)"):
+        dmlc.depth_to_space(X, 2 ** 32 - 1)
+    # A broadcast view costs no memory, but its output would need 2**32 channels: refused by
+    # the 32-bit size rule before anything is allocated (not a MemoryError).
+    x = np.broadcast_to(np.zeros((1, 1, 1, 1), np.float32), (1, 1, 2 ** 17, 2 ** 17))
+    with pytest.raises(ValueError, match=r"OutputTensor.Sizes\[1\] would be 4294967296 \(InputTensor.Sizes\[1\] 1 \* "
+                                         r"BlockSize 65536 \* BlockSize 65536\), more than a tensor size can hold"):
+        dmlc.space_to_depth(x, 2 ** 16)
     with pytest.raises(ValueError, match="depth_to_space: x must have 4 dimensions \\(N, C, H, W\\), got 3"):
         dmlc.depth_to_space(X[0], 2)
 
@@ -247,7 +252,9 @@ def test_bad_dtype(dtype):
 
 
 def test_bad_out():
-    with pytest.raises(TypeError, match="out must be a numpy.ndarray, not list"):
+    with pytest.raises(TypeError, match=re.escape(
+            "out must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array interface or "
+            "the buffer protocol), not list")):
         dmlc.depth_to_space(X, 2, out=[0])
     with pytest.raises(TypeError, match="out has dtype float64, expected float32"):
         dmlc.depth_to_space(X, 2, out=np.zeros((1, 2, 4, 4)))

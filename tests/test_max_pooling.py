@@ -1,97 +1,14 @@
 """dmlc.max_pool (DirectML MAX_POOLING2) against plain NumPy references, PyTorch and ONNX
 Runtime: every dtype, 1 to 3 spatial axes, strides, dilations, unequal padding, ceil mode,
 indices, NaN/inf/signed-zero/tie rules, strided views and argument errors."""
-import itertools
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from conftest import ALL_DTYPES, random_array
-
-
-def lowest(dtype):
-    dtype = np.dtype(dtype)
-    return np.array(-np.inf, dtype) if dtype.kind == "f" else np.array(np.iinfo(dtype).min, dtype)
-
-
-def output_sizes(spatial, window, strides, start, end, dilations, ceil_mode=False):
-    out = []
-    for n, w, s, a, b, d in zip(spatial, window, strides, start, end, dilations):
-        k = (w - 1) * d + 1
-        out.append((n + a + b - k + (s - 1 if ceil_mode else 0)) // s + 1)
-    return out
-
-
-def ref_max_pool(x, window, strides, start, end, dilations, ceil_mode=False):
-    """SPEC 2.1 in NumPy: (values, flat uint64 indices; all ones for an empty window).
-
-    Every element gets a rank: its position among the distinct values, NaN above all (all
-    NaNs alike) and -0 equal to +0; padding has rank 0.  argmax over each row-major
-    flattened window then picks the first maximum, i.e. the first NaN or the first of
-    equal values, exactly the rule; the value is that element's own bits."""
-    x = np.asarray(x)
-    sp = x.ndim - 2
-    flat = x.reshape(-1)
-    if x.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):  # a signalling NaN is still a NaN
-            keys = flat.astype(np.float64)
-        keys[keys == 0] = 0.0  # -0 and +0 tie
-        _, inv = np.unique(keys, return_inverse=True, equal_nan=True)
-    else:
-        _, inv = np.unique(flat, return_inverse=True)
-    ranks = inv.reshape(x.shape).astype(np.int64) + 1
-    index = np.arange(x.size, dtype=np.uint64).reshape(x.shape)
-    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
-    keff = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
-    pads = [(0, 0), (0, 0)]
-    for i in range(sp):
-        need = (outs[i] - 1) * strides[i] + keff[i]  # the padded extent the windows cover
-        pads.append((start[i], max(end[i], need - x.shape[i + 2] - start[i])))
-    axes = tuple(range(2, 2 + sp))
-    wr = np.lib.stride_tricks.sliding_window_view(np.pad(ranks, pads), keff, axis=axes)
-    wi = np.lib.stride_tricks.sliding_window_view(np.pad(index, pads), keff, axis=axes)
-    sel = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(outs, strides)) \
-        + tuple(slice(None, None, d) for d in dilations)
-    wr = wr[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
-    wi = wi[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
-    arg = wr.argmax(axis=-1)[..., None]
-    empty = np.take_along_axis(wr, arg, -1)[..., 0] == 0
-    idx = np.take_along_axis(wi, arg, -1)[..., 0]
-    values = flat[np.where(empty, 0, idx).astype(np.intp)]
-    values[empty] = lowest(x.dtype)
-    idx[empty] = np.iinfo(np.uint64).max
-    return values, idx
-
-
-def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
-    """The same rule written as SPEC 2.1 words it, one window at a time (slow): checks the
-    vectorised reference on small cases."""
-    sp = x.ndim - 2
-    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
-    values = np.empty(x.shape[:2] + tuple(outs), x.dtype)
-    idx = np.empty(values.shape, np.uint64)
-    for pos in itertools.product(*map(range, values.shape)):
-        n, c, o = pos[0], pos[1], pos[2:]
-        best = None
-        for t in itertools.product(*map(range, window)):
-            coord = [o[i] * strides[i] - start[i] + t[i] * dilations[i] for i in range(sp)]
-            if not all(0 <= q < m for q, m in zip(coord, x.shape[2:])):
-                continue
-            v = x[(n, c, *coord)]
-            if best is None or (not (best != best) and (v != v or v > best)):
-                best, where = v, np.ravel_multi_index((n, c, *coord), x.shape)
-        values[pos] = lowest(x.dtype) if best is None else best
-        idx[pos] = np.iinfo(np.uint64).max if best is None else where
-    return values, idx
-
-
-def assert_same_bits(got, want):
-    assert got.dtype == want.dtype and got.shape == want.shape
-    view = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[got.dtype.itemsize]
-    np.testing.assert_array_equal(np.ascontiguousarray(got).view(view), np.ascontiguousarray(want).view(view))
+from reference import lowest, output_sizes, ref_loop, ref_max_pool
+from support import ALL_DTYPES, assert_same_bits, random_array
 
 
 def per_axis(v, sp):
@@ -515,11 +432,11 @@ ERRORS = [
     (dict(window_size=2, end_padding=None, start_padding=[1, None]), TypeError,
      "max_pool: start_padding[1] must be an int, not NoneType"),
     (dict(window_size=7), ValueError,
-     "max_pool: the dilated window (window_size[0] 7 - 1) * dilations[0] 1 + 1 = 7 is larger than the padded "
-     "input x.shape[2] 6 + start_padding[0] 0 + end_padding[0] 0 = 6"),
+     "DML_OPERATOR_MAX_POOLING2: the dilated window (WindowSize[0] 7 - 1) * Dilations[0] 1 + 1 = 7 is larger "
+     "than the padded input InputTensor.Sizes[2] 6 + StartPadding[0] 0 + EndPadding[0] 0 = 6"),
     (dict(window_size=3, dilations=(1, 3)), ValueError,
-     "max_pool: the dilated window (window_size[1] 3 - 1) * dilations[1] 3 + 1 = 7 is larger than the padded "
-     "input x.shape[3] 6 + start_padding[1] 0 + end_padding[1] 0 = 6"),
+     "DML_OPERATOR_MAX_POOLING2: the dilated window (WindowSize[1] 3 - 1) * Dilations[1] 3 + 1 = 7 is larger "
+     "than the padded input InputTensor.Sizes[3] 6 + StartPadding[1] 0 + EndPadding[1] 0 = 6"),
     (dict(x=np.zeros((1, 1, 0, 4)), window_size=1), ValueError, "max_pool: x.shape[2] is 0; a spatial axis must not be empty"),
     (dict(window_size=2, indices_dtype="int64", return_indices=True), ValueError,
      "max_pool: indices_dtype is int64, expected uint32 or uint64"),
@@ -529,7 +446,9 @@ ERRORS = [
     (dict(window_size=2, out=np.zeros((1, 2, 3, 4), np.float32)), ValueError,
      "out has shape (1, 2, 3, 4), expected (1, 2, 3, 3)"),
     (dict(window_size=2, out=np.zeros((1, 2, 3, 3), np.float64)), TypeError, "out has dtype float64, expected float32"),
-    (dict(window_size=2, out=[0]), TypeError, "out must be a numpy.ndarray, not list"),
+    (dict(window_size=2, out=[0]), TypeError,
+     "out must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array interface or the buffer "
+     "protocol), not list"),
     (dict(window_size=2, return_indices=True, out=np.zeros((1, 2, 3, 3), np.float32)), TypeError,
      "max_pool: with return_indices, out must be a pair (values, indices) of arrays or None"),
     (dict(window_size=2, return_indices=True, out=(None, np.zeros((1, 2, 3, 3), np.uint64))), TypeError,

@@ -6,15 +6,17 @@ import ctypes
 import numpy as np
 import pytest
 
-import dmlc
-from conftest import ALL_DTYPES, random_array
+import rawctypes
 from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
+from rawctypes import (DML_BUFFER_TENSOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_OPERATOR_DESC, DML_TENSOR_DESC,
+                       DMLC_BUFFER_BINDING)
 from rawdesc import Raw, create, execute
-from test_abi import DML_BUFFER_TENSOR_DESC, DML_OPERATOR_DESC, DML_TENSOR_DESC, DMLC_BUFFER_BINDING, STRUCTS
-from test_max_pooling import assert_same_bits, ref_max_pool
+from reference import ref_max_pool
+from support import ALL_DTYPES, assert_same_bits, random_array
 
-MAX_POOLING, MAX_POOLING1, MAX_POOLING2 = 58, 91, 110
-UINT32, UINT64 = 3, 10
+MAX_POOLING, MAX_POOLING1, MAX_POOLING2 = (lib.DML_OPERATOR_MAX_POOLING, lib.DML_OPERATOR_MAX_POOLING1,
+                                          lib.DML_OPERATOR_MAX_POOLING2)
+UINT32, UINT64 = lib.DML_TENSOR_DATA_TYPE_UINT32, lib.DML_TENSOR_DATA_TYPE_UINT64
 P0, P1, P2 = "DML_OPERATOR_MAX_POOLING: ", "DML_OPERATOR_MAX_POOLING1: ", "DML_OPERATOR_MAX_POOLING2: "
 
 
@@ -173,22 +175,21 @@ def test_create_once_execute_from_many_threads(rng):
 # ---- ctypes, with directml.h's layout transcribed by hand ------------------------------------------
 
 def test_ctypes_max_pooling2_with_indices():
-    so = ctypes.CDLL(dmlc.get_library_path())
-    so.dmlcExecuteOperator.restype = ctypes.c_int32
-    so.dmlcGetLastErrorMessage.restype = ctypes.c_char_p
+    so = rawctypes.library()
     x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)[:, :, ::-1].copy()  # rows 12.. down to 0..
     y = np.zeros((1, 1, 2, 2), np.float32)
     i = np.zeros((1, 1, 2, 2), np.uint64)
     U4 = ctypes.c_uint32 * 4
     U2 = ctypes.c_uint32 * 2
     sx, sy = U4(*x.shape), U4(*y.shape)
-    bx = DML_BUFFER_TENSOR_DESC(1, 0, 4, sx, None, x.nbytes, 0)
-    by = DML_BUFFER_TENSOR_DESC(1, 0, 4, sy, None, y.nbytes, 0)
+    f32 = lib.DML_TENSOR_DATA_TYPE_FLOAT32
+    bx = DML_BUFFER_TENSOR_DESC(f32, 0, 4, sx, None, x.nbytes, 0)
+    by = DML_BUFFER_TENSOR_DESC(f32, 0, 4, sy, None, y.nbytes, 0)
     bi = DML_BUFFER_TENSOR_DESC(UINT64, 0, 4, sy, None, i.nbytes, 0)
-    tx, ty, ti = (DML_TENSOR_DESC(1, ctypes.addressof(b)) for b in (bx, by, bi))
+    tx, ty, ti = (DML_TENSOR_DESC(lib.DML_TENSOR_TYPE_BUFFER, ctypes.addressof(b)) for b in (bx, by, bi))
     strides, window, zeros, ones = U2(2, 2), U2(2, 2), U2(0, 0), U2(1, 1)
-    d = STRUCTS["DML_MAX_POOLING2_OPERATOR_DESC"](ctypes.pointer(tx), ctypes.pointer(ty), ctypes.pointer(ti), 2,
-                                                  strides, window, zeros, zeros, ones)
+    d = DML_MAX_POOLING2_OPERATOR_DESC(ctypes.pointer(tx), ctypes.pointer(ty), ctypes.pointer(ti), 2,
+                                       strides, window, zeros, zeros, ones)
     op = DML_OPERATOR_DESC(MAX_POOLING2, ctypes.addressof(d))
     binds_out = (DMLC_BUFFER_BINDING * 2)(DMLC_BUFFER_BINDING(y.ctypes.data, 0, y.nbytes),
                                           DMLC_BUFFER_BINDING(i.ctypes.data, 0, i.nbytes))

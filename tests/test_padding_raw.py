@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 
 import dmlc
-from conftest import ALL_DTYPES, DML_TYPE, random_array
+import rawctypes
 from dmlc._examples.padding import EXAMPLES
 from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
+from rawctypes import DML_PADDING1_OPERATOR_DESC, DML_PADDING_OPERATOR_DESC, DML_SCALAR_UNION
 from rawdesc import Raw, create, execute
-from test_padding import MODES, ref_pad
+from reference import MODES, float_value_reference, ref_pad
+from support import ALL_DTYPES, DML_TYPE, bits, random_array
 
-PADDING, PADDING1 = 64, 155
-MODE = {m: i for i, m in enumerate(MODES)}
+PADDING, PADDING1 = lib.DML_OPERATOR_PADDING, lib.DML_OPERATOR_PADDING1
+MODE = {m: getattr(lib, "DML_PADDING_MODE_" + m.upper()) for m in MODES}
 
 
 def padding_desc(raw, x_desc, y_desc, mode=0, value=0.0, start=(), end=(), ndim=None):
@@ -123,28 +125,6 @@ F32 = [0.0, -0.0, 0.5, -0.5, 0.99, -0.99, 1.0, 10.6, -10.6, 127.0, 127.9, 128.0,
        1e-40, 6.1e-5, 0.1, 1 / 3]
 
 
-def float_value_reference(f32, dtype):
-    """What SPEC says PADDING makes of a FLOAT: integers truncate toward zero and saturate,
-    NaN is 0; FLOAT16 rounds to nearest even (NumPy's float32 -> float16 cast does)."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "f":
-        with np.errstate(over="ignore", invalid="ignore"):
-            return np.array([f32], np.float32).astype(dtype)
-    info = np.iinfo(dtype)
-    f = float(f32)
-    if f != f:
-        v = 0
-    elif f in (float("inf"), float("-inf")):
-        v = info.max if f > 0 else info.min
-    else:
-        v = min(max(int(f), info.min), info.max)  # int() truncates toward zero
-    return np.array([v], dtype)
-
-
-def bits(a):
-    return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.itemsize])
-
-
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 def test_float_value_conversion_matrix(dtype):
     x = np.zeros((1,), dtype)
@@ -222,73 +202,32 @@ def test_padding1_other_modes_ignore_value(rng):
 
 # ---- ctypes: the same ABI without cffi ------------------------------------------------------------
 
-class BufferTensorDesc(ctypes.Structure):
-    _fields_ = [("DataType", ctypes.c_int), ("Flags", ctypes.c_int), ("DimensionCount", ctypes.c_uint),
-                ("Sizes", ctypes.POINTER(ctypes.c_uint)), ("Strides", ctypes.POINTER(ctypes.c_uint)),
-                ("TotalTensorSizeInBytes", ctypes.c_uint64), ("GuaranteedBaseOffsetAlignment", ctypes.c_uint)]
-
-
-class TensorDesc(ctypes.Structure):
-    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
-
-
-class OperatorDesc(ctypes.Structure):
-    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
-
-
-class ScalarUnion(ctypes.Union):
-    _fields_ = [("Bytes", ctypes.c_uint8 * 8), ("Int64", ctypes.c_int64), ("UInt64", ctypes.c_uint64),
-                ("Float32", ctypes.c_float), ("Float64", ctypes.c_double)]
-
-
-class PaddingDesc(ctypes.Structure):
-    _fields_ = [("InputTensor", ctypes.POINTER(TensorDesc)), ("OutputTensor", ctypes.POINTER(TensorDesc)),
-                ("PaddingMode", ctypes.c_int), ("PaddingValue", ctypes.c_float), ("DimensionCount", ctypes.c_uint),
-                ("StartPadding", ctypes.POINTER(ctypes.c_uint)), ("EndPadding", ctypes.POINTER(ctypes.c_uint))]
-
-
-class Padding1Desc(ctypes.Structure):
-    _fields_ = [("InputTensor", ctypes.POINTER(TensorDesc)), ("OutputTensor", ctypes.POINTER(TensorDesc)),
-                ("PaddingMode", ctypes.c_int), ("PaddingValueDataType", ctypes.c_int),
-                ("PaddingValue", ScalarUnion), ("DimensionCount", ctypes.c_uint),
-                ("StartPadding", ctypes.POINTER(ctypes.c_uint)), ("EndPadding", ctypes.POINTER(ctypes.c_uint))]
-
-
-class Binding(ctypes.Structure):
-    _fields_ = [("Buffer", ctypes.c_void_p), ("Offset", ctypes.c_uint64), ("SizeInBytes", ctypes.c_uint64)]
-
-
 def test_ctypes_layout_matches_cffi():
-    for name, cls in [("DML_PADDING_OPERATOR_DESC", PaddingDesc), ("DML_PADDING1_OPERATOR_DESC", Padding1Desc),
-                      ("DML_SCALAR_UNION", ScalarUnion)]:
+    for name, cls in [("DML_PADDING_OPERATOR_DESC", DML_PADDING_OPERATOR_DESC),
+                      ("DML_PADDING1_OPERATOR_DESC", DML_PADDING1_OPERATOR_DESC),
+                      ("DML_SCALAR_UNION", DML_SCALAR_UNION)]:
         assert ctypes.sizeof(cls) == ffi.sizeof(name), name
     for field in ("PaddingMode", "PaddingValue", "DimensionCount", "StartPadding", "EndPadding"):
-        assert getattr(PaddingDesc, field).offset == ffi.offsetof("DML_PADDING_OPERATOR_DESC", field)
-        assert getattr(Padding1Desc, field).offset == ffi.offsetof("DML_PADDING1_OPERATOR_DESC", field)
+        assert getattr(DML_PADDING_OPERATOR_DESC, field).offset == ffi.offsetof("DML_PADDING_OPERATOR_DESC", field)
+        assert getattr(DML_PADDING1_OPERATOR_DESC, field).offset == ffi.offsetof("DML_PADDING1_OPERATOR_DESC", field)
 
 
 def ctypes_tensor(keep, arr):
-    sizes = (ctypes.c_uint * arr.ndim)(*arr.shape)
-    b = BufferTensorDesc(DML_TYPE[arr.dtype], 0, arr.ndim, sizes, None, (arr.nbytes + 3) // 4 * 4, 0)
-    t = TensorDesc(1, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
-    keep += [sizes, b, t]
+    t = rawctypes.tensor(arr, keep)
+    keep.append(t)
     return ctypes.pointer(t)
 
 
 def ctypes_run(lib_c, op_type, desc, x, y):
-    od = OperatorDesc(op_type, ctypes.cast(ctypes.pointer(desc), ctypes.c_void_p))
-    bi = Binding(x.ctypes.data, 0, (x.nbytes + 3) // 4 * 4)
-    bo = Binding(y.ctypes.data, 0, (y.nbytes + 3) // 4 * 4)
+    od = rawctypes.operator(op_type, desc)
+    bi, bo = rawctypes.binding(x), rawctypes.binding(y)
     hr = lib_c.dmlcExecuteOperator(ctypes.byref(od), 1, ctypes.byref(bi), 1, ctypes.byref(bo))
     return hr, lib_c.dmlcGetLastErrorMessage().decode()
 
 
 @pytest.fixture(scope="module")
 def lib_c():
-    lib_c = ctypes.CDLL(dmlc.get_library_path())
-    lib_c.dmlcExecuteOperator.restype = ctypes.c_int32
-    lib_c.dmlcGetLastErrorMessage.restype = ctypes.c_char_p
-    return lib_c
+    return rawctypes.library()
 
 
 def test_ctypes_padding_and_padding1(lib_c):
@@ -296,13 +235,14 @@ def test_ctypes_padding_and_padding1(lib_c):
     x = np.array([[1, 2, 3, 4], [5, 6, 7, 8]], np.int64) * (2 ** 40)
     start, end = (ctypes.c_uint * 2)(1, 2), (ctypes.c_uint * 2)(0, 3)
     y = np.zeros((3, 9), np.int64)
-    d = PaddingDesc(ctypes_tensor(keep, x), ctypes_tensor(keep, y), 3, 0.0, 2, start, end)  # SYMMETRIC
+    d = DML_PADDING_OPERATOR_DESC(ctypes_tensor(keep, x), ctypes_tensor(keep, y), 3, 0.0, 2, start, end)  # SYMMETRIC
     assert ctypes_run(lib_c, PADDING, d, x, y) == (0, "")
     np.testing.assert_array_equal(y, ref_pad(x, [1, 2], [0, 3], "symmetric"))
-    d = PaddingDesc(ctypes_tensor(keep, x), ctypes_tensor(keep, y), 0, -2.5e30, 2, start, end)  # CONSTANT
+    d = DML_PADDING_OPERATOR_DESC(ctypes_tensor(keep, x), ctypes_tensor(keep, y), 0, -2.5e30, 2, start, end)  # CONSTANT
     assert ctypes_run(lib_c, PADDING, d, x, y) == (0, "")
     np.testing.assert_array_equal(y, ref_pad(x, [1, 2], [0, 3], "constant", -2 ** 63))
-    d1 = Padding1Desc(ctypes_tensor(keep, x), ctypes_tensor(keep, y), 0, 11, ScalarUnion(), 2, start, end)
+    d1 = DML_PADDING1_OPERATOR_DESC(ctypes_tensor(keep, x), ctypes_tensor(keep, y), 0, 11, DML_SCALAR_UNION(), 2,
+                                     start, end)
     d1.PaddingValue.Int64 = 2 ** 62 + 3
     assert ctypes_run(lib_c, PADDING1, d1, x, y) == (0, "")
     np.testing.assert_array_equal(y, ref_pad(x, [1, 2], [0, 3], "constant", 2 ** 62 + 3))

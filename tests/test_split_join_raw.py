@@ -6,12 +6,14 @@ import ctypes
 import numpy as np
 import pytest
 
-import dmlc
-from conftest import ALL_DTYPES, DML_TYPE, random_array
 from dmlc.ffi import E_INVALIDARG, E_OUTOFMEMORY, E_POINTER, ffi, lib
+from rawctypes import (DML_JOIN_OPERATOR_DESC, DML_SPLIT_OPERATOR_DESC, DML_TENSOR_DESC, DMLC_BUFFER_BINDING,
+                       binding as ctypes_binding, library as ctypes_lib, operator, tensor as ctypes_tensor)
 from rawdesc import Raw, create, padded
+from reference import ref_split
+from support import ALL_DTYPES, random_array
 
-SPLIT, JOIN = 62, 63
+SPLIT, JOIN = lib.DML_OPERATOR_SPLIT, lib.DML_OPERATOR_JOIN
 
 
 def elem_strides(a):
@@ -55,10 +57,6 @@ def run(desc, inputs, outputs):
     for a, o in zip(outputs, outs):
         a[...] = o
     return hr, ffi.string(lib.dmlcGetLastErrorMessage()).decode()
-
-
-def ref_split(x, sizes, axis):
-    return np.split(x, np.cumsum(sizes)[:-1].astype(int), axis=axis)
 
 
 # ---- cffi -------------------------------------------------------------------------------
@@ -199,67 +197,13 @@ def test_cffi_join_binding_counts(rng):
 
 # ---- ctypes -------------------------------------------------------------------------------
 
-class BufferTensorDesc(ctypes.Structure):
-    _fields_ = [("DataType", ctypes.c_int), ("Flags", ctypes.c_int), ("DimensionCount", ctypes.c_uint),
-                ("Sizes", ctypes.POINTER(ctypes.c_uint)), ("Strides", ctypes.POINTER(ctypes.c_uint)),
-                ("TotalTensorSizeInBytes", ctypes.c_uint64), ("GuaranteedBaseOffsetAlignment", ctypes.c_uint)]
-
-
-class TensorDesc(ctypes.Structure):
-    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
-
-
-class SplitDesc(ctypes.Structure):
-    _fields_ = [("InputTensor", ctypes.POINTER(TensorDesc)), ("OutputCount", ctypes.c_uint),
-                ("OutputTensors", ctypes.POINTER(TensorDesc)), ("Axis", ctypes.c_uint)]
-
-
-class JoinDesc(ctypes.Structure):
-    _fields_ = [("InputCount", ctypes.c_uint), ("InputTensors", ctypes.POINTER(TensorDesc)),
-                ("OutputTensor", ctypes.POINTER(TensorDesc)), ("Axis", ctypes.c_uint)]
-
-
-class OperatorDesc(ctypes.Structure):
-    _fields_ = [("Type", ctypes.c_int), ("Desc", ctypes.c_void_p)]
-
-
-class Binding(ctypes.Structure):
-    _fields_ = [("Buffer", ctypes.c_void_p), ("Offset", ctypes.c_uint64), ("SizeInBytes", ctypes.c_uint64)]
-
-
-def ctypes_lib():
-    so = ctypes.CDLL(dmlc.get_library_path())
-    so.dmlcExecuteOperator.restype = ctypes.c_int32
-    so.dmlcExecuteOperator.argtypes = [ctypes.POINTER(OperatorDesc), ctypes.c_uint, ctypes.POINTER(Binding),
-                                       ctypes.c_uint, ctypes.POINTER(Binding)]
-    so.dmlcGetLastErrorMessage.restype = ctypes.c_char_p
-    return so
-
-
-def ctypes_tensor(a, keep, strides=None):
-    """Fills a TensorDesc for array a (strides in elements, or packed)."""
-    sizes = (ctypes.c_uint * a.ndim)(*a.shape)
-    st = (ctypes.c_uint * a.ndim)(*strides) if strides is not None else None
-    if strides is None:
-        total = a.nbytes
-    else:
-        total = (sum((n - 1) * s for n, s in zip(a.shape, strides)) + 1) * a.itemsize
-    b = BufferTensorDesc(DML_TYPE[a.dtype], 0, a.ndim, sizes, st, -(-total // 4) * 4, 0)
-    keep += [sizes, st, b]
-    return TensorDesc(1, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
-
-
-def ctypes_binding(a, nbytes=None):
-    return Binding(a.ctypes.data, 0, -(-a.nbytes // 4) * 4 if nbytes is None else nbytes)
-
-
 def test_ctypes_layout_matches_cffi():
-    assert ctypes.sizeof(SplitDesc) == ffi.sizeof("DML_SPLIT_OPERATOR_DESC")
-    assert ctypes.sizeof(JoinDesc) == ffi.sizeof("DML_JOIN_OPERATOR_DESC")
-    assert SplitDesc.Axis.offset == ffi.offsetof("DML_SPLIT_OPERATOR_DESC", "Axis")
-    assert SplitDesc.OutputTensors.offset == ffi.offsetof("DML_SPLIT_OPERATOR_DESC", "OutputTensors")
-    assert JoinDesc.InputTensors.offset == ffi.offsetof("DML_JOIN_OPERATOR_DESC", "InputTensors")
-    assert JoinDesc.OutputTensor.offset == ffi.offsetof("DML_JOIN_OPERATOR_DESC", "OutputTensor")
+    assert ctypes.sizeof(DML_SPLIT_OPERATOR_DESC) == ffi.sizeof("DML_SPLIT_OPERATOR_DESC")
+    assert ctypes.sizeof(DML_JOIN_OPERATOR_DESC) == ffi.sizeof("DML_JOIN_OPERATOR_DESC")
+    assert DML_SPLIT_OPERATOR_DESC.Axis.offset == ffi.offsetof("DML_SPLIT_OPERATOR_DESC", "Axis")
+    assert DML_SPLIT_OPERATOR_DESC.OutputTensors.offset == ffi.offsetof("DML_SPLIT_OPERATOR_DESC", "OutputTensors")
+    assert DML_JOIN_OPERATOR_DESC.InputTensors.offset == ffi.offsetof("DML_JOIN_OPERATOR_DESC", "InputTensors")
+    assert DML_JOIN_OPERATOR_DESC.OutputTensor.offset == ffi.offsetof("DML_JOIN_OPERATOR_DESC", "OutputTensor")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.uint8, np.int64, np.float16])
@@ -270,12 +214,12 @@ def test_ctypes_split_then_join(rng, dtype):
     sizes = [3, 1, 4]
     want = ref_split(x, sizes, 1)
     outs = [np.zeros_like(w) for w in want]
-    parts = (TensorDesc * 3)(*[ctypes_tensor(w, keep) for w in want])
+    parts = (DML_TENSOR_DESC * 3)(*[ctypes_tensor(w, keep) for w in want])
     tin = ctypes_tensor(x, keep)
-    d = SplitDesc(ctypes.pointer(tin), 3, parts, 1)
-    op = OperatorDesc(SPLIT, ctypes.cast(ctypes.pointer(d), ctypes.c_void_p))
-    bi = (Binding * 1)(ctypes_binding(x))
-    bo = (Binding * 3)(*[ctypes_binding(o) for o in outs])
+    d = DML_SPLIT_OPERATOR_DESC(ctypes.pointer(tin), 3, parts, 1)
+    op = operator(SPLIT, d)
+    bi = (DMLC_BUFFER_BINDING * 1)(ctypes_binding(x))
+    bo = (DMLC_BUFFER_BINDING * 3)(*[ctypes_binding(o) for o in outs])
     assert so.dmlcExecuteOperator(ctypes.byref(op), 1, bi, 3, bo) == 0, so.dmlcGetLastErrorMessage()
     for o, w in zip(outs, want):
         np.testing.assert_array_equal(o, w)
@@ -286,16 +230,16 @@ def test_ctypes_split_then_join(rng, dtype):
     big = bigbuf[:3 * 8 * 12].reshape(3, 8, 12)
     view = big[:, :, 1::2][:, :, :5]
     tout = ctypes_tensor(view, keep, [s // view.itemsize for s in view.strides])
-    d2 = JoinDesc(3, parts, ctypes.pointer(tout), 1)
-    op2 = OperatorDesc(JOIN, ctypes.cast(ctypes.pointer(d2), ctypes.c_void_p))
+    d2 = DML_JOIN_OPERATOR_DESC(3, parts, ctypes.pointer(tout), 1)
+    op2 = operator(JOIN, d2)
     offsets = np.cumsum([0] + [o.nbytes for o in outs[:-1]])
-    bi2 = (Binding * 3)(*[Binding(buf.ctypes.data, int(off), -(-o.nbytes // 4) * 4)
+    bi2 = (DMLC_BUFFER_BINDING * 3)(*[DMLC_BUFFER_BINDING(buf.ctypes.data, int(off), -(-o.nbytes // 4) * 4)
                           for off, o in zip(offsets, outs)])
     buf_padded = np.zeros(buf.nbytes + 8, np.uint8)  # room for the rounding of the last range
     buf_padded[:buf.nbytes] = buf.view(np.uint8)
     for b in bi2:
         b.Buffer = buf_padded.ctypes.data
-    bo2 = (Binding * 1)(Binding(big.ctypes.data, view.ctypes.data - big.ctypes.data,
+    bo2 = (DMLC_BUFFER_BINDING * 1)(DMLC_BUFFER_BINDING(big.ctypes.data, view.ctypes.data - big.ctypes.data,
                                 bigbuf.nbytes - (view.ctypes.data - big.ctypes.data)))
     assert so.dmlcExecuteOperator(ctypes.byref(op2), 3, bi2, 1, bo2) == 0, so.dmlcGetLastErrorMessage()
     np.testing.assert_array_equal(view, x)
@@ -307,10 +251,10 @@ def test_ctypes_error_message():
     keep = []
     x = np.zeros((2, 4), np.float32)
     tin = ctypes_tensor(x, keep)
-    parts = (TensorDesc * 2)(ctypes_tensor(np.zeros((2, 2), np.float32), keep),
+    parts = (DML_TENSOR_DESC * 2)(ctypes_tensor(np.zeros((2, 2), np.float32), keep),
                              ctypes_tensor(np.zeros((2, 3), np.float32), keep))
-    d = SplitDesc(ctypes.pointer(tin), 2, parts, 1)
-    op = OperatorDesc(SPLIT, ctypes.cast(ctypes.pointer(d), ctypes.c_void_p))
+    d = DML_SPLIT_OPERATOR_DESC(ctypes.pointer(tin), 2, parts, 1)
+    op = operator(SPLIT, d)
     hr = so.dmlcExecuteOperator(ctypes.byref(op), 0, None, 0, None)
     assert hr & 0xFFFFFFFF == 0x80070057
     assert so.dmlcGetLastErrorMessage().decode() == (

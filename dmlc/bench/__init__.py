@@ -2,7 +2,8 @@
 ONNX Runtime (when installed) and memcpy of the same bytes, in one run.
 
 Run it with ``python bench/run.py`` from a checkout or ``dmlc bench`` (``--quick`` for a
-subset, ``--filter TEXT`` to pick workloads).  Each family module (``FAMILIES``) provides
+subset, ``--filter TEXT`` to pick workloads).  Each module of this package (one per
+operator family of src/ops.def, in its order, then any others) provides
 ``workloads(quick)``: a list of :class:`Workload`.  Times are the best of several runs;
 GB/s counts the bytes read plus the bytes written once.
 """
@@ -15,7 +16,14 @@ from typing import Callable, List, Optional
 
 import numpy as np
 
-FAMILIES = ["depth_space", "padding", "split_join", "max_pooling"]
+
+def _modules():
+    """This package's workload modules: the operator families first, in ops.def's order."""
+    import pkgutil
+
+    from dmlc._core import FAMILIES
+    found = {m.name for m in pkgutil.iter_modules(__path__)}
+    return [f for f in FAMILIES if f in found] + sorted(found - set(FAMILIES))
 
 
 @dataclasses.dataclass
@@ -108,8 +116,8 @@ def _fmt_time(t):
 
 def collect(quick=False, filt=None):
     out = []
-    for family in FAMILIES:
-        mod = importlib.import_module(f"dmlc.bench.{family}")
+    for name in _modules():
+        mod = importlib.import_module(f"dmlc.bench.{name}")
         for w in mod.workloads(quick):
             if filt and filt.lower() not in f"{w.group} {w.label}".lower():
                 continue
@@ -167,8 +175,32 @@ def add_arguments(parser):
 
 
 def main(argv=None):
+    from dmlc.cli import quiet_on_broken_pipe
+
     p = argparse.ArgumentParser(prog="dmlc bench", description=__doc__.split("\n\n")[0])
     add_arguments(p)
     args = p.parse_args(argv)
-    run(args.quick, args.filter)
-    return 0
+
+    def command():
+        run(args.quick, args.filter)
+        return 0
+
+    return quiet_on_broken_pipe(command)
+
+
+def threaded_copy_candidate(nbytes, threads=2):
+    """A copy of nbytes split over `threads` Python threads (np.copyto releases the GIL):
+    the memory bandwidth a multithreaded operator can reach on this machine."""
+    from concurrent.futures import ThreadPoolExecutor
+    src = np.ones(nbytes, np.uint8)
+    dst = np.empty_like(src)
+    cuts = [nbytes * k // threads for k in range(threads + 1)]
+
+    def make():
+        pool = ThreadPoolExecutor(threads)
+
+        def run():
+            for f in [pool.submit(np.copyto, dst[a:b], src[a:b]) for a, b in zip(cuts, cuts[1:])]:
+                f.result()
+        return run
+    return Candidate(f"copy {threads} threads", make)

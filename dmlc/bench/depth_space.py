@@ -28,7 +28,7 @@ def numpy_s2d(y, b, crd, out):
 
 
 def onnx_model(op, b, crd, dtype, in_shape, out_shape):
-    import onnx
+    import onnx  # noqa: F401  (the ONNX Runtime rows need it)
     from onnx import TensorProto, helper
     elem = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16, np.uint8: TensorProto.UINT8}[dtype]
     attrs = {"blocksize": b}

@@ -366,8 +366,7 @@ static mp_fast_fn mp_fast_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t 
          {mp_s2_f16, mp_s2_f16_i32, mp_s2_f16_i64}}};
     const int i = idx_size == 0 ? 0 : (idx_size == 4 ? 1 : 2), w = kw == 2 ? 0 : (kw == 3 ? 1 : 2);
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) return NULL;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("f16c")) return NULL;
+    if (!dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C)) return NULL;
     return table[type == DML_TENSOR_DATA_TYPE_FLOAT16][w][i];
 }
 #else
@@ -504,162 +503,156 @@ static void max_pooling_execute(const DMLC_OPERATOR_T* op, const void* const* in
 
 /* ---- Creation ------------------------------------------------------------------------------ */
 
-/* Checks one of the per-dimension arrays: present, and (nonzero) no element is 0. */
-static HRESULT mp_check_array(const char* opname, const char* field, const UINT* a, UINT count, int nonzero)
-{
-    if (!a) return dmlc_fail(E_POINTER, opname, "%s is NULL", field);
-    if (nonzero)
-        for (UINT i = 0; i < count; ++i)
-            if (a[i] == 0) return dmlc_fail(E_INVALIDARG, opname, "%s[%u] is 0, expected at least 1", field, i);
-    return S_OK;
-}
+/* MAX_POOLING's fields and MAX_POOLING1/2's (v1 is v2's prefix; v0 has no indices and v0/v1
+ * no dilations). */
+typedef struct mp_args {
+    const DML_TENSOR_DESC* in_desc;
+    const DML_TENSOR_DESC* out_desc;
+    const DML_TENSOR_DESC* idx_desc;
+    UINT outputs; /* output slots */
+    dmlc_pool_window win;
+} mp_args;
 
-HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+static mp_args read_args(DML_OPERATOR_TYPE type, const void* desc)
 {
     static const UINT ones[MP_SPATIAL] = {1, 1, 1};
     const int v0 = type == DML_OPERATOR_MAX_POOLING, v2 = type == DML_OPERATOR_MAX_POOLING2;
     const DML_MAX_POOLING_OPERATOR_DESC* d0 = (const DML_MAX_POOLING_OPERATOR_DESC*)desc;
-    const DML_MAX_POOLING2_OPERATOR_DESC* d2 = (const DML_MAX_POOLING2_OPERATOR_DESC*)desc; /* v1 is its prefix */
-    const DML_TENSOR_DESC* in_desc = v0 ? d0->InputTensor : d2->InputTensor;
-    const DML_TENSOR_DESC* out_desc = v0 ? d0->OutputTensor : d2->OutputTensor;
-    const DML_TENSOR_DESC* idx_desc = v0 ? NULL : d2->OutputIndicesTensor;
-    const UINT count = v0 ? d0->DimensionCount : d2->DimensionCount;
-    const UINT* strides = v0 ? d0->Strides : d2->Strides;
-    const UINT* window = v0 ? d0->WindowSize : d2->WindowSize;
-    const UINT* start = v0 ? d0->StartPadding : d2->StartPadding;
-    const UINT* end = v0 ? d0->EndPadding : d2->EndPadding;
-    const UINT* dilations = v2 ? d2->Dilations : ones;
-    const UINT outputs = v0 ? 1 : 2;
-    dmlc_tensor in, out, idx;
-    mp_state st;
-    DMLC_OPERATOR_T* o;
+    const DML_MAX_POOLING2_OPERATOR_DESC* d2 = (const DML_MAX_POOLING2_OPERATOR_DESC*)desc;
+    mp_args a;
+    a.in_desc = v0 ? d0->InputTensor : d2->InputTensor;
+    a.out_desc = v0 ? d0->OutputTensor : d2->OutputTensor;
+    a.idx_desc = v0 ? NULL : d2->OutputIndicesTensor;
+    a.outputs = v0 ? 1 : 2;
+    a.win.count = v0 ? d0->DimensionCount : d2->DimensionCount;
+    a.win.strides = v0 ? d0->Strides : d2->Strides;
+    a.win.window = v0 ? d0->WindowSize : d2->WindowSize;
+    a.win.start = v0 ? d0->StartPadding : d2->StartPadding;
+    a.win.end = v0 ? d0->EndPadding : d2->EndPadding;
+    a.win.dilations = v2 ? d2->Dilations : ones;
+    return a;
+}
+
+/* The window fields against the input and the output sizes into sh (src/pooling.c's rule,
+ * shared with average pooling); slot 1 (indices) gets slot 0's sizes. */
+static HRESULT validate(const char* opname, const mp_args* a, const dmlc_tensor* in, dmlc_shapes* sh)
+{
     HRESULT hr;
-    UINT sp, lead;
-    uint64_t span;
-
-    memset(&idx, 0, sizeof idx);
-    if (FAILED(hr = dmlc_tensor_init(&in, in_desc, opname, "InputTensor", 3, 5, DMLC_INPUT)) ||
-        FAILED(hr = dmlc_tensor_init(&out, out_desc, opname, "OutputTensor", 3, 5, DMLC_OUTPUT)) ||
-        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
-        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)))
-        return hr;
-    if (idx_desc) {
-        char name[32];
-        if (FAILED(hr = dmlc_tensor_init(&idx, idx_desc, opname, "OutputIndicesTensor", 3, 5, DMLC_OUTPUT)) ||
-            FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &idx, "OutputIndicesTensor", opname)))
-            return hr;
-        if (idx.type != DML_TENSOR_DATA_TYPE_UINT32 && idx.type != DML_TENSOR_DATA_TYPE_UINT64)
-            return dmlc_fail(E_INVALIDARG, opname, "OutputIndicesTensor.DataType is %s, expected UINT32 or UINT64",
-                             dmlc_data_type_name(idx.type, name));
+    if (FAILED(hr = dmlc_pool_window_validate(opname, &a->win, in, sh))) return hr;
+    if (dmlc_shapes_infer(sh)) {
+        if (a->outputs > 1) sh->sizes[1] = sh->sizes[0];
+        return S_OK;
     }
-    sp = in.ndim - 2;
-    lead = MP_SPATIAL - sp;
-    if (count != sp)
-        return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount %u - 2)",
-                         count, sp, in.ndim);
-    if (FAILED(hr = mp_check_array(opname, "Strides", strides, count, 1)) ||
-        FAILED(hr = mp_check_array(opname, "WindowSize", window, count, 1)) ||
-        FAILED(hr = mp_check_array(opname, "StartPadding", start, count, 0)) ||
-        FAILED(hr = mp_check_array(opname, "EndPadding", end, count, 0)) ||
-        FAILED(hr = mp_check_array(opname, "Dilations", dilations, count, 1)))
-        return hr;
-    for (UINT k = 0; k < 2; ++k)
-        if (FAILED(hr = dmlc_tensor_expect_size(&out, opname, "OutputTensor", k, in.sizes[k], "InputTensor.Sizes[%u]", k)))
-            return hr;
-
-    memset(&st, 0, sizeof st);
-    for (UINT i = 0; i < MP_SPATIAL; ++i) {
-        st.dims[i].n = st.dims[i].out = st.dims[i].k = st.dims[i].s = st.dims[i].d = 1;
-    }
-    for (UINT i = 0; i < sp; ++i) {
-        const UINT a = i + 2;
-        const uint64_t padded = (uint64_t)in.sizes[a] + start[i] + end[i];
-        const uint64_t k = ((uint64_t)window[i] - 1) * dilations[i] + 1;
-        uint64_t floor_size, ceil_size;
-        mp_dim* m = &st.dims[lead + i];
-        if (padded > UINT32_MAX)
-            return dmlc_fail(E_INVALIDARG, opname, "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u is "
-                             "%llu, more than a tensor size can hold (4294967295)", a, in.sizes[a], i, start[i], i, end[i],
-                             (unsigned long long)padded);
-        if (k > UINT32_MAX)
-            return dmlc_fail(E_INVALIDARG, opname, "the dilated window (WindowSize[%u] %u - 1) * Dilations[%u] %u + 1 is "
-                             "%llu, more than a tensor size can hold (4294967295)", i, window[i], i, dilations[i],
-                             (unsigned long long)k);
-        if (k > padded)
-            return dmlc_fail(E_INVALIDARG, opname, "the dilated window (WindowSize[%u] %u - 1) * Dilations[%u] %u + 1 = %llu "
-                             "is larger than the padded input InputTensor.Sizes[%u] %u + StartPadding[%u] %u + "
-                             "EndPadding[%u] %u = %llu", i, window[i], i, dilations[i], (unsigned long long)k, a,
-                             in.sizes[a], i, start[i], i, end[i], (unsigned long long)padded);
-        floor_size = (padded - k) / strides[i] + 1;
-        ceil_size = (padded - k + strides[i] - 1) / strides[i] + 1;
-        if (out.sizes[a] != floor_size && out.sizes[a] != ceil_size) {
-            if (floor_size == ceil_size)
-                return dmlc_fail(E_INVALIDARG, opname, "OutputTensor.Sizes[%u] is %u, expected %llu ((InputTensor.Sizes[%u] "
-                                 "%u + StartPadding[%u] %u + EndPadding[%u] %u - window %llu) / Strides[%u] %u + 1)", a,
-                                 out.sizes[a], (unsigned long long)floor_size, a, in.sizes[a], i, start[i], i, end[i],
-                                 (unsigned long long)k, i, strides[i]);
-            return dmlc_fail(E_INVALIDARG, opname, "OutputTensor.Sizes[%u] is %u, expected %llu (floor) or %llu (ceil) "
-                             "((InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u - window %llu) / "
-                             "Strides[%u] %u + 1)", a, out.sizes[a], (unsigned long long)floor_size,
-                             (unsigned long long)ceil_size, a, in.sizes[a], i, start[i], i, end[i], (unsigned long long)k,
-                             i, strides[i]);
-        }
-        m->n = in.sizes[a];
-        m->out = out.sizes[a];
-        m->k = window[i];
-        m->s = strides[i];
-        m->d = dilations[i];
-        m->p = start[i];
-        m->is = (int64_t)in.strides[a];
-        m->os = (int64_t)out.strides[a];
-    }
-    if (idx.present) {
-        const uint64_t limit = idx.type == DML_TENSOR_DATA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
-        for (UINT a = 0; a < in.ndim; ++a)
-            if (FAILED(hr = dmlc_tensor_expect_size(&idx, opname, "OutputIndicesTensor", a, out.sizes[a],
-                                                    "OutputTensor.Sizes[%u]", a)))
+    /* The indices follow the values. */
+    if (a->outputs > 1 && sh->outputs[1].present) {
+        const dmlc_tensor* idx = &sh->outputs[1];
+        const uint64_t limit = idx->type == DML_TENSOR_DATA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
+        for (UINT ax = 0; ax < in->ndim; ++ax)
+            if (FAILED(hr = dmlc_tensor_expect_size(idx, opname, "OutputIndicesTensor", ax, sh->outputs[0].sizes[ax],
+                                                    "OutputTensor.Sizes[%u]", ax)))
                 return hr;
         /* All ones marks a window with no element, so every real index must stay below it. */
-        if (in.count > limit)
+        if (in->count > limit)
             return dmlc_fail(E_INVALIDARG, opname, "InputTensor has %llu elements, more than %s indices can address "
-                             "(at most %llu)", (unsigned long long)in.count,
-                             idx.type == DML_TENSOR_DATA_TYPE_UINT32 ? "UINT32" : "UINT64", (unsigned long long)limit);
-        st.idx_size = idx.elem_size;
-        st.idx_n = (int64_t)idx.strides[0];
-        st.idx_c = (int64_t)idx.strides[1];
-        for (UINT i = 0; i < sp; ++i) st.dims[lead + i].xs = (int64_t)idx.strides[i + 2];
+                             "(at most %llu)", (unsigned long long)in->count,
+                             idx->type == DML_TENSOR_DATA_TYPE_UINT32 ? "UINT32" : "UINT64", (unsigned long long)limit);
+    }
+    return S_OK;
+}
+
+/* The kernel's view of the validated tensors, and its vector path, into st. */
+static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dmlc_tensor* out, const dmlc_tensor* idx)
+{
+    const UINT sp = in->ndim - 2, lead = MP_SPATIAL - sp;
+    uint64_t span;
+    memset(st, 0, sizeof *st);
+    for (UINT i = 0; i < MP_SPATIAL; ++i) {
+        st->dims[i].n = st->dims[i].out = st->dims[i].k = st->dims[i].s = st->dims[i].d = 1;
+    }
+    for (UINT i = 0; i < sp; ++i) {
+        mp_dim* m = &st->dims[lead + i];
+        m->n = in->sizes[i + 2];
+        m->out = out->sizes[i + 2];
+        m->k = a->win.window[i];
+        m->s = a->win.strides[i];
+        m->d = a->win.dilations[i];
+        m->p = a->win.start[i];
+        m->is = (int64_t)in->strides[i + 2];
+        m->os = (int64_t)out->strides[i + 2];
+    }
+    if (idx->present) {
+        st->idx_size = idx->elem_size;
+        st->idx_n = (int64_t)idx->strides[0];
+        st->idx_c = (int64_t)idx->strides[1];
+        for (UINT i = 0; i < sp; ++i) st->dims[lead + i].xs = (int64_t)idx->strides[i + 2];
     }
 
-    st.elem_size = in.elem_size;
-    st.channels = in.sizes[1];
-    st.planes = (uint64_t)in.sizes[0] * in.sizes[1];
-    st.plane_count = (uint64_t)st.dims[0].n * (uint64_t)st.dims[1].n * (uint64_t)st.dims[2].n;
-    st.window_count = (uint64_t)st.dims[0].k * (uint64_t)st.dims[1].k * (uint64_t)st.dims[2].k;
-    st.in_n = (int64_t)in.strides[0];
-    st.in_c = (int64_t)in.strides[1];
-    st.out_n = (int64_t)out.strides[0];
-    st.out_c = (int64_t)out.strides[1];
-    st.generic = mp_generic_for(in.type);
+    st->elem_size = in->elem_size;
+    st->channels = in->sizes[1];
+    st->planes = (uint64_t)in->sizes[0] * in->sizes[1];
+    st->plane_count = (uint64_t)st->dims[0].n * (uint64_t)st->dims[1].n * (uint64_t)st->dims[2].n;
+    st->window_count = (uint64_t)st->dims[0].k * (uint64_t)st->dims[1].k * (uint64_t)st->dims[2].k;
+    st->in_n = (int64_t)in->strides[0];
+    st->in_c = (int64_t)in->strides[1];
+    st->out_n = (int64_t)out->strides[0];
+    st->out_c = (int64_t)out->strides[1];
+    st->generic = mp_generic_for(in->type);
 
     /* The vector path: stride 2, width up to 4, no dilation along W, unit column strides
      * (a size-1 dimension never steps), and window rows whose flat offsets fit int32. */
     {
-        const mp_dim *dd = &st.dims[0], *dh = &st.dims[1], *dw = &st.dims[2];
+        const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
         span = (((uint64_t)(dd->k - 1) * (uint64_t)dd->d * (uint64_t)dh->n + (uint64_t)(dh->k - 1) * (uint64_t)dh->d) + 1) *
                (uint64_t)dw->n;
         if (dw->s == 2 && dw->k <= 4 && dw->d == 1 && (dw->is == 1 || dw->n == 1) && (dw->os == 1 || dw->out == 1) &&
-            (!idx.present || dw->xs == 1 || dw->out == 1) && span < ((uint64_t)1 << 30) &&
+            (!idx->present || dw->xs == 1 || dw->out == 1) && span < ((uint64_t)1 << 30) &&
             dw->n < ((int64_t)1 << 30))
-            st.fast = mp_fast_for(in.type, st.idx_size, dw->k);
+            st->fast = mp_fast_for(in->type, st->idx_size, dw->k);
     }
+}
 
-    o = dmlc_operator_alloc(type, opname, 1, outputs, sizeof(mp_state));
+HRESULT dmlc_infer_max_pooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const mp_args a = read_args(type, desc);
+    dmlc_tensor in;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, a.outputs)) ||
+        FAILED(hr = dmlc_tensor_init(&in, a.in_desc, opname, "InputTensor", 3, 5, dmlc_shapes_input_role(sh))))
+        return hr;
+    return validate(opname, &a, &in, sh);
+}
+
+HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const mp_args a = read_args(type, desc);
+    dmlc_tensor in, outs[2];
+    dmlc_shapes sh = {opname, 0, a.outputs, outs, NULL};
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+
+    memset(&outs[1], 0, sizeof outs[1]);
+    if (FAILED(hr = dmlc_tensor_init(&in, a.in_desc, opname, "InputTensor", 3, 5, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&outs[0], a.out_desc, opname, "OutputTensor", 3, 5, DMLC_OUTPUT)) ||
+        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &outs[0], "OutputTensor", opname)) ||
+        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[0], "OutputTensor", opname)))
+        return hr;
+    if (a.idx_desc) {
+        char name[DMLC_TYPE_NAME_SIZE];
+        if (FAILED(hr = dmlc_tensor_init(&outs[1], a.idx_desc, opname, "OutputIndicesTensor", 3, 5, DMLC_OUTPUT)) ||
+            FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[1], "OutputIndicesTensor", opname)))
+            return hr;
+        if (outs[1].type != DML_TENSOR_DATA_TYPE_UINT32 && outs[1].type != DML_TENSOR_DATA_TYPE_UINT64)
+            return dmlc_fail(E_INVALIDARG, opname, "OutputIndicesTensor.DataType is %s, expected UINT32 or UINT64",
+                             dmlc_data_type_name(outs[1].type, name));
+    }
+    if (FAILED(hr = validate(opname, &a, &in, &sh))) return hr;
+    o = dmlc_operator_alloc(type, opname, 1, a.outputs, sizeof(mp_state));
     if (!o) return E_OUTOFMEMORY;
     o->inputs[0] = in;
-    o->outputs[0] = out;
-    if (outputs > 1) o->outputs[1] = idx; /* present == 0 when the desc has no indices tensor */
+    o->outputs[0] = outs[0];
+    if (a.outputs > 1) o->outputs[1] = outs[1]; /* present == 0 when the desc has no indices tensor */
     o->execute = max_pooling_execute;
-    memcpy(o->state, &st, sizeof st);
+    plan((mp_state*)o->state, &a, &in, &outs[0], &outs[1]);
     *op = o;
     return S_OK;
 }

@@ -251,42 +251,6 @@ static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, vo
 
 /* ---- The padding value ----------------------------------------------------------------------- */
 
-/* FLOAT32 -> FLOAT16 bits, rounding to nearest even; overflow gives infinity, NaN keeps its
- * sign and top payload bits (as NumPy's float32 -> float16 cast). */
-static uint16_t float_to_half(float f)
-{
-    uint32_t x, man, exp, h, rem, halfway;
-    uint16_t sign;
-    int e;
-    memcpy(&x, &f, sizeof x);
-    sign = (uint16_t)((x >> 16) & 0x8000u);
-    exp = (x >> 23) & 0xffu;
-    man = x & 0x7fffffu;
-    if (exp == 0xffu) {
-        if (!man) return (uint16_t)(sign | 0x7c00u);
-        h = 0x7c00u + (man >> 13);
-        return (uint16_t)(sign | (h == 0x7c00u ? h + 1 : h));
-    }
-    e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        /* A half subnormal counts units of 2^-24: the value 1.man * 2^(exp-127) is
-         * (man | 2^23) >> (14 - e) units, rounded. */
-        unsigned shift = (unsigned)(14 - e);
-        if (e < -10) return sign; /* below 2^-25: rounds to zero */
-        man |= 0x800000u;
-        h = man >> shift;
-        rem = man & ((1u << shift) - 1);
-        halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
-        return (uint16_t)(sign | h);
-    }
-    h = ((uint32_t)e << 10) | (man >> 13);
-    rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h; /* a carry into the exponent is right: up to inf */
-    return (uint16_t)(sign | h);
-}
-
 /* PADDING's FLOAT as the tensor's type: integers truncate toward zero and saturate, NaN is
  * 0; floats round to nearest even.  Writes elem_size bytes of out. */
 static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned char out[8])
@@ -314,7 +278,7 @@ static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned cha
     case DML_TENSOR_DATA_TYPE_FLOAT32: memcpy(out, &f, sizeof f); break;
     case DML_TENSOR_DATA_TYPE_FLOAT64: memcpy(out, &v, sizeof v); break;
     case DML_TENSOR_DATA_TYPE_FLOAT16: {
-        uint16_t h = float_to_half(f);
+        uint16_t h = dmlc_float_to_half(f);
         memcpy(out, &h, sizeof h);
         break;
     }
@@ -332,74 +296,92 @@ static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned cha
 }
 
 /* ---- Creation ------------------------------------------------------------------------------ */
-HRESULT dmlc_create_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+/* PADDING and PADDING1 differ only in the padding value's form. */
+typedef struct padding_args {
+    int v1;
+    DML_PADDING_MODE mode;
+    UINT count;
+    const UINT* start;
+    const UINT* end;
+    const DML_PADDING1_OPERATOR_DESC* d1; /* PaddingValueDataType / PaddingValue */
+    float value;                          /* PADDING's PaddingValue */
+} padding_args;
+
+static padding_args read_args(DML_OPERATOR_TYPE type, const void* desc, const DML_TENSOR_DESC** in_desc,
+                              const DML_TENSOR_DESC** out_desc)
 {
-    const int v1 = type == DML_OPERATOR_PADDING1;
     const DML_PADDING_OPERATOR_DESC* d0 = (const DML_PADDING_OPERATOR_DESC*)desc;
     const DML_PADDING1_OPERATOR_DESC* d1 = (const DML_PADDING1_OPERATOR_DESC*)desc;
-    const DML_TENSOR_DESC* in_desc = v1 ? d1->InputTensor : d0->InputTensor;
-    const DML_TENSOR_DESC* out_desc = v1 ? d1->OutputTensor : d0->OutputTensor;
-    const DML_PADDING_MODE mode = v1 ? d1->PaddingMode : d0->PaddingMode;
-    const UINT count = v1 ? d1->DimensionCount : d0->DimensionCount;
-    const UINT* start = v1 ? d1->StartPadding : d0->StartPadding;
-    const UINT* end = v1 ? d1->EndPadding : d0->EndPadding;
-    dmlc_tensor in, out;
-    padding_state st;
-    DMLC_OPERATOR_T* o;
-    HRESULT hr;
-    UINT k = 0;
+    padding_args a;
+    a.v1 = type == DML_OPERATOR_PADDING1;
+    a.mode = a.v1 ? d1->PaddingMode : d0->PaddingMode;
+    a.count = a.v1 ? d1->DimensionCount : d0->DimensionCount;
+    a.start = a.v1 ? d1->StartPadding : d0->StartPadding;
+    a.end = a.v1 ? d1->EndPadding : d0->EndPadding;
+    a.d1 = d1;
+    a.value = a.v1 ? 0.0f : d0->PaddingValue;
+    *in_desc = a.v1 ? d1->InputTensor : d0->InputTensor;
+    *out_desc = a.v1 ? d1->OutputTensor : d0->OutputTensor;
+    return a;
+}
 
-    if (FAILED(hr = dmlc_tensor_init(&in, in_desc, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
-        FAILED(hr = dmlc_tensor_init(&out, out_desc, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
-        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
-        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)))
-        return hr;
-    if (count != in.ndim)
-        return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount)", count,
-                         in.ndim);
-    if (!start) return dmlc_fail(E_POINTER, opname, "StartPadding is NULL");
-    if (!end) return dmlc_fail(E_POINTER, opname, "EndPadding is NULL");
-    if ((unsigned)mode > (unsigned)DML_PADDING_MODE_WRAP)
+/* Every field but the tensors; the output sizes into sh. */
+static HRESULT validate(const char* opname, const padding_args* a, const dmlc_tensor* in, dmlc_shapes* sh)
+{
+    HRESULT hr;
+    if (a->count != in->ndim)
+        return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount)",
+                         a->count, in->ndim);
+    if (!a->start) return dmlc_fail(E_POINTER, opname, "StartPadding is NULL");
+    if (!a->end) return dmlc_fail(E_POINTER, opname, "EndPadding is NULL");
+    if ((unsigned)a->mode > (unsigned)DML_PADDING_MODE_WRAP)
         return dmlc_fail(E_INVALIDARG, opname, "PaddingMode is %d, expected DML_PADDING_MODE_CONSTANT (0), "
                          "DML_PADDING_MODE_EDGE (1), DML_PADDING_MODE_REFLECTION (2), DML_PADDING_MODE_SYMMETRIC (3) "
-                         "or DML_PADDING_MODE_WRAP (4)", (int)mode);
-    memset(&st, 0, sizeof st);
-    if (v1) {
-        if (d1->PaddingValueDataType != in.type) {
-            char n1[32], n2[32];
-            return dmlc_fail(E_INVALIDARG, opname, "PaddingValueDataType is %s, expected %s (InputTensor.DataType)",
-                             dmlc_data_type_name(d1->PaddingValueDataType, n1), dmlc_data_type_name(in.type, n2));
-        }
-        /* Every member of the union starts at its first byte: the value's bits, exactly. */
-        memcpy(st.value, d1->PaddingValue.Bytes, in.elem_size);
-    } else {
-        convert_float_value(d0->PaddingValue, in.type, st.value);
+                         "or DML_PADDING_MODE_WRAP (4)", (int)a->mode);
+    if (a->v1 && a->d1->PaddingValueDataType != in->type) {
+        char n1[DMLC_TYPE_NAME_SIZE], n2[DMLC_TYPE_NAME_SIZE];
+        return dmlc_fail(E_INVALIDARG, opname, "PaddingValueDataType is %s, expected %s (InputTensor.DataType)",
+                         dmlc_data_type_name(a->d1->PaddingValueDataType, n1), dmlc_data_type_name(in->type, n2));
     }
-    for (UINT i = 0; i < in.ndim; ++i) {
-        const uint64_t want = (uint64_t)in.sizes[i] + start[i] + end[i];
+    dmlc_shape_rank(sh, 0, in->ndim);
+    for (UINT i = 0; i < in->ndim; ++i) {
+        const uint64_t want = (uint64_t)in->sizes[i] + a->start[i] + a->end[i];
         if (want > UINT32_MAX)
             return dmlc_fail(E_INVALIDARG, opname, "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u "
-                             "is %llu, more than a tensor size can hold (4294967295)", i, in.sizes[i], i, start[i], i,
-                             end[i], (unsigned long long)want);
-        if (FAILED(hr = dmlc_tensor_expect_size(&out, opname, "OutputTensor", i, want,
-                                                "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u",
-                                                i, in.sizes[i], i, start[i], i, end[i])))
+                             "is %llu, more than a tensor size can hold (4294967295)", i, in->sizes[i], i, a->start[i],
+                             i, a->end[i], (unsigned long long)want);
+        if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", i, want,
+                                          "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u", i,
+                                          in->sizes[i], i, a->start[i], i, a->end[i])))
             return hr;
     }
+    return S_OK;
+}
+
+/* The padding value, the normalised dimensions, border tables and row kernel into st. */
+static void plan(padding_state* st, const padding_args* a, const dmlc_tensor* in, const dmlc_tensor* out)
+{
+    const DML_PADDING_MODE mode = a->mode;
+    UINT k = 0;
+    memset(st, 0, sizeof *st);
+    if (a->v1)
+        memcpy(st->value, a->d1->PaddingValue.Bytes, in->elem_size); /* every member starts at byte 0: the bits */
+    else
+        convert_float_value(a->value, in->type, st->value);
 
     /* Normalise the dimensions: drop those of size 1 without padding, and merge a dimension
      * without padding into the one outside it when both tensors step over it contiguously
      * and the outer one has no padding, or the mode is CONSTANT (a constant border row of
      * the outer dimension is just as constant as n inner elements).  NCHW padded on H and
      * W becomes {N*C, H, W}; padded on C only in CONSTANT mode, {N, C*H*W}. */
-    st.mode = mode;
-    st.elem_size = in.elem_size;
-    for (UINT i = 0; i < in.ndim; ++i) {
-        const uint64_t n = in.sizes[i], m = out.sizes[i];
-        const int64_t is = n == 1 ? 0 : (int64_t)in.strides[i], os = (int64_t)out.strides[i];
+    st->mode = mode;
+    st->elem_size = in->elem_size;
+    for (UINT i = 0; i < in->ndim; ++i) {
+        const uint64_t n = in->sizes[i], m = out->sizes[i];
+        const int64_t is = n == 1 ? 0 : (int64_t)in->strides[i], os = (int64_t)out->strides[i];
         if (n == 1 && m == 1) continue;
         if (k > 0 && m == n) {
-            pad_dim* p = &st.dims[k - 1];
+            pad_dim* p = &st->dims[k - 1];
             const int p_plain = p->m == p->n;
             uint64_t isn, osn;
             if ((p_plain || mode == DML_PADDING_MODE_CONSTANT) && dmlc_mul_u64((uint64_t)is, n, &isn) &&
@@ -413,43 +395,71 @@ HRESULT dmlc_create_padding(DML_OPERATOR_TYPE type, const char* opname, const vo
                 continue;
             }
         }
-        st.dims[k].n = n;
-        st.dims[k].s = start[i];
-        st.dims[k].m = m;
-        st.dims[k].is = is;
-        st.dims[k].os = os;
+        st->dims[k].n = n;
+        st->dims[k].s = a->start[i];
+        st->dims[k].m = m;
+        st->dims[k].is = is;
+        st->dims[k].os = os;
         ++k;
     }
     if (k == 0) { /* a single element */
-        st.dims[0].n = st.dims[0].m = 1;
+        st->dims[0].n = st->dims[0].m = 1;
         k = 1;
     }
-    st.ndim = k;
-    st.rows = 1;
-    for (UINT i = 0; i + 1 < k; ++i) st.rows *= st.dims[i].m; /* <= the output's element count */
+    st->ndim = k;
+    st->rows = 1;
+    for (UINT i = 0; i + 1 < k; ++i) st->rows *= st->dims[i].m; /* <= the output's element count */
     if (mode != DML_PADDING_MODE_CONSTANT) {
-        const pad_dim* r = &st.dims[k - 1];
+        const pad_dim* r = &st->dims[k - 1];
         const uint64_t e = r->m - r->s - r->n;
-        st.left = walk_start(mode, r->n, -(int64_t)r->s);
-        st.right = walk_start(mode, r->n, (int64_t)r->n);
+        st->left = walk_start(mode, r->n, -(int64_t)r->s);
+        st->right = walk_start(mode, r->n, (int64_t)r->n);
         if (r->s <= PAD_GATHER_MAX) {
-            st.gather_left = (UINT)r->s;
-            for (uint64_t i = 0; i < r->s; ++i) st.left_src[i] = map_coord(&st, r, i) * r->is;
+            st->gather_left = (UINT)r->s;
+            for (uint64_t i = 0; i < r->s; ++i) st->left_src[i] = map_coord(st, r, i) * r->is;
         }
         if (e <= PAD_GATHER_MAX) {
-            st.gather_right = (UINT)e;
-            for (uint64_t i = 0; i < e; ++i) st.right_src[i] = map_coord(&st, r, r->s + r->n + i) * r->is;
+            st->gather_right = (UINT)e;
+            for (uint64_t i = 0; i < e; ++i) st->right_src[i] = map_coord(st, r, r->s + r->n + i) * r->is;
         }
     }
-    st.row = pad_row_for(st.elem_size);
-    st.stream = DMLC_HAVE_STREAM && out.count * out.elem_size >= PAD_STREAM_MIN_BYTES;
+    st->row = pad_row_for(st->elem_size);
+    st->stream = DMLC_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) && out->count * out->elem_size >= PAD_STREAM_MIN_BYTES;
+}
 
+HRESULT dmlc_infer_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const DML_TENSOR_DESC *in_desc, *out_desc;
+    const padding_args a = read_args(type, desc, &in_desc, &out_desc);
+    dmlc_tensor in;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
+        FAILED(hr = dmlc_tensor_init(&in, in_desc, opname, "InputTensor", 1, DMLC_MAX_DIMS, dmlc_shapes_input_role(sh))))
+        return hr;
+    return validate(opname, &a, &in, sh);
+}
+
+HRESULT dmlc_create_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const DML_TENSOR_DESC *in_desc, *out_desc;
+    const padding_args a = read_args(type, desc, &in_desc, &out_desc);
+    dmlc_tensor in, out;
+    dmlc_shapes sh = {opname, 0, 1, &out, NULL};
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+
+    if (FAILED(hr = dmlc_tensor_init(&in, in_desc, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&out, out_desc, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
+        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+        FAILED(hr = validate(opname, &a, &in, &sh)))
+        return hr;
     o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(padding_state));
     if (!o) return E_OUTOFMEMORY;
     o->inputs[0] = in;
     o->outputs[0] = out;
     o->execute = padding_execute;
-    memcpy(o->state, &st, sizeof st);
+    plan((padding_state*)o->state, &a, &in, &out);
     *op = o;
     return S_OK;
 }

@@ -318,93 +318,189 @@ static void part_field(char* buf, const char* name, UINT k)
     buf[len] = '\0';
 }
 
-/* Validates the desc (names: "InputTensor"/"OutputTensors"/"OutputCount" for SPLIT, the
- * reverse for JOIN) and builds the operator. */
-static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int split, const DML_TENSOR_DESC* whole_desc,
-                                 UINT count, const DML_TENSOR_DESC* part_descs, UINT axis, DMLC_OPERATOR_T** op)
+/* SPLIT's and JOIN's fields under whole/parts names: SPLIT's whole is its InputTensor and
+ * its parts are OutputTensors, JOIN the reverse. */
+typedef struct sj_args {
+    int split;
+    const DML_TENSOR_DESC* whole_desc;
+    UINT count;
+    const DML_TENSOR_DESC* part_descs;
+    UINT axis;
+    const char* whole_name;
+    const char* parts_name;
+    const char* count_name;
+} sj_args;
+
+static sj_args read_args(DML_OPERATOR_TYPE type, const void* desc)
 {
-    const char* whole_name = split ? "InputTensor" : "OutputTensor";
-    const char* parts_name = split ? "OutputTensors" : "InputTensors";
-    const char* count_name = split ? "OutputCount" : "InputCount";
-    dmlc_tensor whole;
-    dmlc_tensor* parts;
-    DMLC_OPERATOR_T* o;
-    sj_state* st;
+    sj_args a;
+    a.split = type == DML_OPERATOR_SPLIT;
+    if (a.split) {
+        const DML_SPLIT_OPERATOR_DESC* d = (const DML_SPLIT_OPERATOR_DESC*)desc;
+        a.whole_desc = d->InputTensor;
+        a.count = d->OutputCount;
+        a.part_descs = d->OutputTensors;
+        a.axis = d->Axis;
+    } else {
+        const DML_JOIN_OPERATOR_DESC* d = (const DML_JOIN_OPERATOR_DESC*)desc;
+        a.whole_desc = d->OutputTensor;
+        a.count = d->InputCount;
+        a.part_descs = d->InputTensors;
+        a.axis = d->Axis;
+    }
+    a.whole_name = a.split ? "InputTensor" : "OutputTensor";
+    a.parts_name = a.split ? "OutputTensors" : "InputTensors";
+    a.count_name = a.split ? "OutputCount" : "InputCount";
+    return a;
+}
+
+static HRESULT check_count(const char* opname, const sj_args* a)
+{
+    if (a->count == 0) return dmlc_fail(E_INVALIDARG, opname, "%s is 0, expected at least 1", a->count_name);
+    if (!a->part_descs)
+        return dmlc_fail(E_POINTER, opname, "%s is NULL (%s is %u)", a->parts_name, a->count_name, a->count);
+    return S_OK;
+}
+
+static HRESULT check_axis(const char* opname, const sj_args* a, const dmlc_tensor* ref, const char* ref_name)
+{
+    if (a->axis < ref->ndim) return S_OK;
+    return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected 0 to %u (%s.DimensionCount is %u)", a->axis,
+                     ref->ndim - 1, ref_name, ref->ndim);
+}
+
+/* Part k (already normalised into *t) against ref: type, rank, and every size but Axis. */
+static HRESULT check_part(const char* opname, const sj_args* a, const dmlc_tensor* t, const char* field,
+                          const dmlc_tensor* ref, const char* ref_name)
+{
     HRESULT hr;
-    char field[48];
-    uint64_t sum = 0, offset = 0, rows = 1;
-    int rows_mode;
-
-    if (count == 0) return dmlc_fail(E_INVALIDARG, opname, "%s is 0, expected at least 1", count_name);
-    if (!part_descs) return dmlc_fail(E_POINTER, opname, "%s is NULL (%s is %u)", parts_name, count_name, count);
-    if (FAILED(hr = dmlc_tensor_init(&whole, whole_desc, opname, whole_name, 1, DMLC_MAX_DIMS,
-                                     split ? DMLC_INPUT : DMLC_OUTPUT)))
+    if (FAILED(hr = dmlc_tensor_same_type(ref, ref_name, t, field, opname)) ||
+        FAILED(hr = dmlc_tensor_same_rank(ref, ref_name, t, field, opname)))
         return hr;
-    if (axis >= whole.ndim)
-        return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected 0 to %u (%s.DimensionCount is %u)", axis,
-                         whole.ndim - 1, whole_name, whole.ndim);
-    if ((uint64_t)count * sizeof(sj_part) > (uint64_t)(SIZE_MAX - sizeof(sj_state))) /* 32-bit hosts */
-        return dmlc_fail(E_OUTOFMEMORY, opname, "%s %u is too large to hold", count_name, count);
-    o = dmlc_operator_alloc(type, opname, split ? 1 : count, split ? count : 1,
-                            sizeof(sj_state) + (size_t)count * sizeof(sj_part));
-    if (!o) return E_OUTOFMEMORY;
-    parts = split ? o->outputs : o->inputs;
+    for (UINT d = 0; d < ref->ndim; ++d)
+        if (d != a->axis && FAILED(hr = dmlc_tensor_expect_size(t, opname, field, d, ref->sizes[d],
+                                                                "%s.Sizes[%u]; only Axis %u may differ", ref_name, d,
+                                                                a->axis)))
+            return hr;
+    return S_OK;
+}
 
-    for (UINT k = 0; k < count; ++k) {
+/* The parts' sizes on Axis must add up to the whole's. */
+static HRESULT check_sum(const char* opname, const sj_args* a, const dmlc_tensor* whole, const dmlc_tensor* parts,
+                         uint64_t sum)
+{
+    const UINT axis = a->axis;
+    char terms[200];
+    size_t len = 0;
+    if (sum == whole->sizes[axis]) return S_OK;
+    if (a->count == 1)
+        return dmlc_fail(E_INVALIDARG, opname, "%s[0].Sizes[%u] is %u, expected %u (%s.Sizes[%u]; Axis is %u and "
+                         "one part is a copy)", a->parts_name, axis, parts[0].sizes[axis], whole->sizes[axis],
+                         a->whole_name, axis, axis);
+    terms[0] = '\0';
+    for (UINT k = 0; k < a->count && len < sizeof terms - 40; ++k) {
+        int n = snprintf(terms + len, sizeof terms - len, "%s%u", k ? " + " : "", parts[k].sizes[axis]);
+        if (n > 0) len += (size_t)n;
+        if (k + 1 < a->count && len >= sizeof terms - 40) snprintf(terms + len, sizeof terms - len, " + ...");
+    }
+    return dmlc_fail(E_INVALIDARG, opname, "%s[0..%u].Sizes[%u] sum to %llu (%s), expected %u (%s.Sizes[%u]; "
+                     "Axis is %u)", a->parts_name, a->count - 1, axis, (unsigned long long)sum, terms,
+                     whole->sizes[axis], a->whole_name, axis, axis);
+}
+
+/* Validates the whole and every part of a created operator (parts: its tensor slots). */
+static HRESULT validate(const char* opname, const sj_args* a, dmlc_tensor* whole, dmlc_tensor* parts)
+{
+    char field[48];
+    uint64_t sum = 0;
+    HRESULT hr;
+    for (UINT k = 0; k < a->count; ++k) {
         dmlc_tensor* t = &parts[k];
-        part_field(field, parts_name, k);
-        if (FAILED(hr = dmlc_tensor_init(t, &part_descs[k], opname, field, 1, DMLC_MAX_DIMS,
-                                         split ? DMLC_OUTPUT : DMLC_INPUT)) ||
-            FAILED(hr = dmlc_tensor_same_type(&whole, whole_name, t, field, opname)) ||
-            FAILED(hr = dmlc_tensor_same_rank(&whole, whole_name, t, field, opname)))
-            goto fail;
-        for (UINT d = 0; d < whole.ndim; ++d)
-            if (d != axis && FAILED(hr = dmlc_tensor_expect_size(t, opname, field, d, whole.sizes[d],
-                                                                 "%s.Sizes[%u]; only Axis %u may differ", whole_name,
-                                                                 d, axis)))
-                goto fail;
-        sum += t->sizes[axis];
+        part_field(field, a->parts_name, k);
+        if (FAILED(hr = dmlc_tensor_init(t, &a->part_descs[k], opname, field, 1, DMLC_MAX_DIMS,
+                                         a->split ? DMLC_OUTPUT : DMLC_INPUT)) ||
+            FAILED(hr = check_part(opname, a, t, field, whole, a->whole_name)))
+            return hr;
+        sum += t->sizes[a->axis];
     }
-    if (sum != whole.sizes[axis]) {
-        char terms[200];
-        size_t len = 0;
-        if (count == 1) {
-            hr = dmlc_fail(E_INVALIDARG, opname, "%s[0].Sizes[%u] is %u, expected %u (%s.Sizes[%u]; Axis is %u and "
-                           "one part is a copy)", parts_name, axis, parts[0].sizes[axis], whole.sizes[axis],
-                           whole_name, axis, axis);
-            goto fail;
-        }
-        terms[0] = '\0';
-        for (UINT k = 0; k < count && len < sizeof terms - 40; ++k) {
-            int n = snprintf(terms + len, sizeof terms - len, "%s%u", k ? " + " : "", parts[k].sizes[axis]);
-            if (n > 0) len += (size_t)n;
-            if (k + 1 < count && len >= sizeof terms - 40) snprintf(terms + len, sizeof terms - len, " + ...");
-        }
-        hr = dmlc_fail(E_INVALIDARG, opname, "%s[0..%u].Sizes[%u] sum to %llu (%s), expected %u (%s.Sizes[%u]; "
-                       "Axis is %u)", parts_name, count - 1, axis, (unsigned long long)sum, terms, whole.sizes[axis],
-                       whole_name, axis, axis);
-        goto fail;
-    }
+    return check_sum(opname, a, whole, parts, sum);
+}
 
-    if (split)
-        o->inputs[0] = whole;
-    else
-        o->outputs[0] = whole;
-    o->execute = split_join_execute;
-    st = (sj_state*)o->state;
-    st->split = split;
-    st->count = count;
-    st->elem_size = whole.elem_size;
-    st->whole_bytes = whole.count * whole.elem_size;
+/* SPLIT: the outputs are the input's sizes with Sizes[Axis] of each OutputTensors[k], which
+ * are the operator's parameters; only their DimensionCount and Sizes are read. */
+static HRESULT infer_split(const char* opname, const sj_args* a, dmlc_shapes* sh)
+{
+    dmlc_tensor whole;
+    uint64_t sum = 0;
+    char field[48];
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(&whole, a->whole_desc, opname, a->whole_name, 1, DMLC_MAX_DIMS,
+                                     DMLC_INPUT_MAY_BE_EMPTY)) ||
+        FAILED(hr = check_axis(opname, a, &whole, a->whole_name)))
+        return hr;
+    for (UINT k = 0; k < a->count; ++k) {
+        const DML_TENSOR_DESC* td = &a->part_descs[k];
+        const DML_BUFFER_TENSOR_DESC* b = td->Type == DML_TENSOR_TYPE_BUFFER ? (const DML_BUFFER_TENSOR_DESC*)td->Desc : NULL;
+        part_field(field, a->parts_name, k);
+        if (!b || !b->Sizes || b->DimensionCount != whole.ndim)
+            return dmlc_fail(E_INVALIDARG, opname, "%s must be a buffer tensor desc with DimensionCount %u and Sizes "
+                             "(its Sizes[%u] is the part's size)", field, whole.ndim, a->axis);
+        dmlc_shape_rank(sh, k, whole.ndim);
+        for (UINT d = 0; d < whole.ndim; ++d) sh->sizes[k].Sizes[d] = d == a->axis ? b->Sizes[d] : whole.sizes[d];
+        sum += b->Sizes[a->axis];
+    }
+    if (sum != whole.sizes[a->axis])
+        return dmlc_fail(E_INVALIDARG, opname, "%s[0..%u].Sizes[%u] sum to %llu, expected %u (%s.Sizes[%u]; Axis is %u)",
+                         a->parts_name, a->count - 1, a->axis, (unsigned long long)sum, whole.sizes[a->axis],
+                         a->whole_name, a->axis, a->axis);
+    return S_OK;
+}
+
+/* JOIN: the output is InputTensors[0]'s sizes with the inputs' sizes on Axis summed. */
+static HRESULT infer_join(const char* opname, const sj_args* a, dmlc_shapes* sh)
+{
+    dmlc_tensor first, t;
+    uint64_t sum = 0;
+    char field[48];
+    HRESULT hr;
+    for (UINT k = 0; k < a->count; ++k) {
+        dmlc_tensor* p = k ? &t : &first;
+        part_field(field, a->parts_name, k);
+        if (FAILED(hr = dmlc_tensor_init(p, &a->part_descs[k], opname, field, 1, DMLC_MAX_DIMS,
+                                         DMLC_INPUT_MAY_BE_EMPTY)))
+            return hr;
+        if (k == 0 ? FAILED(hr = check_axis(opname, a, &first, "InputTensors[0]"))
+                   : FAILED(hr = check_part(opname, a, &t, field, &first, "InputTensors[0]")))
+            return hr;
+        sum += p->sizes[a->axis];
+    }
+    dmlc_shape_rank(sh, 0, first.ndim);
+    for (UINT d = 0; d < first.ndim; ++d)
+        if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, d == a->axis ? sum : first.sizes[d],
+                                          d == a->axis ? "the sum of InputTensors[0..%u].Sizes[%u]" : "InputTensors[0].Sizes[%u]",
+                                          d == a->axis ? a->count - 1 : d, d)))
+            return hr;
+    return S_OK;
+}
+
+/* Chooses rows, tiles or general mode, and streaming, into st. */
+static void plan(sj_state* st, const sj_args* a, const dmlc_tensor* whole, const dmlc_tensor* parts)
+{
+    uint64_t offset = 0, rows = 1;
+    int rows_mode;
+    st->split = a->split;
+    st->count = a->count;
+    st->elem_size = whole->elem_size;
+    st->whole_bytes = whole->count * whole->elem_size;
 
     /* Rows mode needs every part's inner block to be one run in both tensors. */
-    rows_mode = count > 1;
-    for (UINT k = 0; k < count && rows_mode; ++k) {
+    rows_mode = a->count > 1;
+    for (UINT k = 0; k < a->count && rows_mode; ++k) {
         UINT sizes[DMLC_MAX_DIMS];
-        memcpy(sizes, whole.sizes, sizeof sizes);
-        sizes[axis] = parts[k].sizes[axis];
-        rows_mode = inner_run(whole.ndim, axis, sizes, parts[k].strides) != 0 &&
-                    inner_run(whole.ndim, axis, sizes, whole.strides) != 0;
+        memcpy(sizes, whole->sizes, sizeof sizes);
+        sizes[a->axis] = parts[k].sizes[a->axis];
+        rows_mode = inner_run(whole->ndim, a->axis, sizes, parts[k].strides) != 0 &&
+                    inner_run(whole->ndim, a->axis, sizes, whole->strides) != 0;
     }
     st->rows_mode = rows_mode;
 
@@ -412,32 +508,32 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
         /* Merge the outer dimensions (before Axis) that every tensor steps over as one,
          * as the copy plan does; dimensions of size 1 drop out. */
         UINT n = 0;
-        for (UINT d = 0; d < axis; ++d) {
-            uint64_t s = whole.sizes[d];
+        for (UINT d = 0; d < a->axis; ++d) {
+            uint64_t s = whole->sizes[d];
             int merge;
             if (s == 1) continue;
-            merge = n > 0 && st->whole_outer_strides[n - 1] == (int64_t)(whole.strides[d] * s);
-            for (UINT k = 0; k < count && merge; ++k)
+            merge = n > 0 && st->whole_outer_strides[n - 1] == (int64_t)(whole->strides[d] * s);
+            for (UINT k = 0; k < a->count && merge; ++k)
                 merge = st->parts[k].outer_strides[n - 1] == (int64_t)(parts[k].strides[d] * s);
             if (!merge) st->outer_sizes[n++] = 1;
             st->outer_sizes[n - 1] *= s;
-            st->whole_outer_strides[n - 1] = (int64_t)whole.strides[d];
-            for (UINT k = 0; k < count; ++k) st->parts[k].outer_strides[n - 1] = (int64_t)parts[k].strides[d];
+            st->whole_outer_strides[n - 1] = (int64_t)whole->strides[d];
+            for (UINT k = 0; k < a->count; ++k) st->parts[k].outer_strides[n - 1] = (int64_t)parts[k].strides[d];
         }
         st->outer_ndim = n;
         for (UINT i = 0; i < n; ++i) rows *= st->outer_sizes[i];
     }
     st->rows = rows;
 
-    for (UINT k = 0; k < count; ++k) {
+    for (UINT k = 0; k < a->count; ++k) {
         sj_part* p = &st->parts[k];
         const dmlc_tensor* t = &parts[k];
-        p->whole_offset = (int64_t)(offset * whole.strides[axis]);
+        p->whole_offset = (int64_t)(offset * whole->strides[a->axis]);
         p->bytes = t->count * t->elem_size;
-        offset += t->sizes[axis];
+        offset += t->sizes[a->axis];
         if (rows_mode) {
             uint64_t run = p->bytes / rows, chunk = run;
-            if (rows < SJ_FEW_ROWS && run > SJ_CHUNK_BYTES) chunk = SJ_CHUNK_BYTES - SJ_CHUNK_BYTES % whole.elem_size;
+            if (rows < SJ_FEW_ROWS && run > SJ_CHUNK_BYTES) chunk = SJ_CHUNK_BYTES - SJ_CHUNK_BYTES % whole->elem_size;
             p->run_bytes = run;
             p->chunk_bytes = chunk;
             p->chunks = (run + chunk - 1) / chunk;
@@ -445,28 +541,28 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
         } else {
             uint64_t sizes[DMLC_MAX_DIMS];
             int64_t ps[DMLC_MAX_DIMS], ws[DMLC_MAX_DIMS];
-            for (UINT d = 0; d < whole.ndim; ++d) {
+            for (UINT d = 0; d < whole->ndim; ++d) {
                 sizes[d] = t->sizes[d];
                 ps[d] = (int64_t)t->strides[d];
-                ws[d] = (int64_t)whole.strides[d];
+                ws[d] = (int64_t)whole->strides[d];
             }
-            if (split)
-                dmlc_copy_plan_init(&p->plan, whole.elem_size, whole.ndim, sizes, ps, ws);
+            if (a->split)
+                dmlc_copy_plan_init(&p->plan, whole->elem_size, whole->ndim, sizes, ps, ws);
             else
-                dmlc_copy_plan_init(&p->plan, whole.elem_size, whole.ndim, sizes, ws, ps);
+                dmlc_copy_plan_init(&p->plan, whole->elem_size, whole->ndim, sizes, ws, ps);
             if (p->bytes < DMLC_MIN_BYTES_PER_THREAD) st->small_bytes += p->bytes;
         }
     }
-    if (rows_mode && st->items_per_row == count) {
+    if (rows_mode && st->items_per_row == a->count) {
         /* Tiles for SPLIT of short rows, and for JOIN when some run is too short to be
          * worth a memcpy call (row by row, JOIN writes the whole sequentially). */
         uint64_t row_bytes = st->whole_bytes / rows;
         int short_runs = 0;
-        for (UINT k = 0; k < count; ++k) {
+        for (UINT k = 0; k < a->count; ++k) {
             st->parts[k].runs = runs_for(st->parts[k].run_bytes);
             short_runs |= st->parts[k].run_bytes < 64;
         }
-        if (2 * row_bytes <= SJ_TILE_BYTES && (split || short_runs)) {
+        if (2 * row_bytes <= SJ_TILE_BYTES && (a->split || short_runs)) {
             st->tiled = 1;
             st->tile_rows = SJ_TILE_BYTES / row_bytes;
             st->tiles = (rows + st->tile_rows - 1) / st->tile_rows;
@@ -482,38 +578,60 @@ static HRESULT create_split_join(DML_OPERATOR_TYPE type, const char* opname, int
          *   - JOIN by tiles: never (the passes share lines at the runs' ends).
          * Streamed runs are multiples of 16 bytes, so that with 16-byte aligned tensors
          * (checked at execution) every non-temporal store is a whole aligned unit. */
-        const uint64_t es = whole.elem_size, od = st->outer_ndim, row_bytes = st->whole_bytes / rows;
+        const uint64_t es = whole->elem_size, od = st->outer_ndim, row_bytes = st->whole_bytes / rows;
         const int whole_seq = od == 0 || (od == 1 && (uint64_t)st->whole_outer_strides[0] * es == row_bytes);
         int all16 = 1;
-        for (UINT k = 0; k < count; ++k) all16 &= st->parts[k].run_bytes % 16 == 0;
-        for (UINT k = 0; k < count; ++k) {
+        for (UINT k = 0; k < a->count; ++k) all16 &= st->parts[k].run_bytes % 16 == 0;
+        for (UINT k = 0; k < a->count; ++k) {
             sj_part* p = &st->parts[k];
             const uint64_t run = p->run_bytes;
             const int part_seq = od == 0 || (od == 1 && (uint64_t)p->outer_strides[0] * es == run);
             if (run % 16 != 0 || run < DMLC_STREAM_MIN_RUN)
                 p->stream = 0;
-            else if (split)
+            else if (a->split)
                 p->stream = run >= 256 || (st->tiled && part_seq);
             else
                 p->stream = !st->tiled && all16 && (whole_seq || row_bytes >= 256);
             st->stream |= p->stream;
         }
     }
-    *op = o;
-    return S_OK;
+}
 
-fail:
-    dmlcReleaseOperator(o);
-    return hr;
+HRESULT dmlc_infer_split_join(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const sj_args a = read_args(type, desc);
+    HRESULT hr;
+    if (FAILED(hr = check_count(opname, &a)) || FAILED(hr = dmlc_shapes_count(sh, a.split ? a.count : 1))) return hr;
+    return a.split ? infer_split(opname, &a, sh) : infer_join(opname, &a, sh);
 }
 
 HRESULT dmlc_create_split_join(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
 {
-    if (type == DML_OPERATOR_SPLIT) {
-        const DML_SPLIT_OPERATOR_DESC* d = (const DML_SPLIT_OPERATOR_DESC*)desc;
-        return create_split_join(type, opname, 1, d->InputTensor, d->OutputCount, d->OutputTensors, d->Axis, op);
-    } else {
-        const DML_JOIN_OPERATOR_DESC* d = (const DML_JOIN_OPERATOR_DESC*)desc;
-        return create_split_join(type, opname, 0, d->OutputTensor, d->InputCount, d->InputTensors, d->Axis, op);
+    const sj_args a = read_args(type, desc);
+    dmlc_tensor whole;
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+
+    if (FAILED(hr = check_count(opname, &a)) ||
+        FAILED(hr = dmlc_tensor_init(&whole, a.whole_desc, opname, a.whole_name, 1, DMLC_MAX_DIMS,
+                                     a.split ? DMLC_INPUT : DMLC_OUTPUT)) ||
+        FAILED(hr = check_axis(opname, &a, &whole, a.whole_name)))
+        return hr;
+    if ((uint64_t)a.count * sizeof(sj_part) > (uint64_t)(SIZE_MAX - sizeof(sj_state))) /* 32-bit hosts */
+        return dmlc_fail(E_OUTOFMEMORY, opname, "%s %u is too large to hold", a.count_name, a.count);
+    o = dmlc_operator_alloc(type, opname, a.split ? 1 : a.count, a.split ? a.count : 1,
+                            sizeof(sj_state) + (size_t)a.count * sizeof(sj_part));
+    if (!o) return E_OUTOFMEMORY;
+    if (FAILED(hr = validate(opname, &a, &whole, a.split ? o->outputs : o->inputs))) {
+        dmlcReleaseOperator(o);
+        return hr;
     }
+    if (a.split)
+        o->inputs[0] = whole;
+    else
+        o->outputs[0] = whole;
+    o->execute = split_join_execute;
+    plan((sj_state*)o->state, &a, &whole, a.split ? o->outputs : o->inputs);
+    *op = o;
+    return S_OK;
 }
