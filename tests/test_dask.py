@@ -187,6 +187,103 @@ def test_split_join_equal_in_memory(data, shape):
     same(compute(got)[0], dmlc.join(y, axis))
 
 
+FLOAT_DTYPES = [np.float16, np.float32, np.float64]
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(data=st.data(), dtype=st.sampled_from(ALL_DTYPES),
+       view=st.sampled_from(["plain", "transpose", "reversed", "broadcast"]))
+def test_identity_equals_in_memory(data, dtype, view):
+    shape = tuple(data.draw(st.integers(1, 6)) for _ in range(data.draw(st.integers(1, 4))))
+    x = values_with_ties_and_nans(np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))), shape, dtype)
+    X = dask_array(data.draw, x)
+    # Dask's lazy views give blocks that are NumPy views (transposed, reversed, broadcast).
+    if view == "transpose":
+        x, X = x.T, X.T
+    elif view == "reversed":
+        x, X = x[::-1], X[::-1]
+    elif view == "broadcast":
+        x, X = np.broadcast_to(x, (3,) + x.shape), da.broadcast_to(X, (3,) + x.shape, chunks=(2,) + X.chunks)
+    kw = {}
+    if np.dtype(dtype).kind == "f" and data.draw(st.booleans()):
+        kw = dict(scale=data.draw(st.sampled_from([None, 0.1, -3.0])), bias=data.draw(st.sampled_from([None, 1e-3, 7])))
+    got = dd.identity(X, **kw)
+    assert got.chunks == X.chunks
+    same(compute(got)[0], dmlc.identity(x, **kw))
+
+
+@st.composite
+def slice_case(draw):
+    nd = draw(st.integers(1, 4))
+    shape = tuple(draw(st.integers(1, 9)) for _ in range(nd))
+    offsets, sizes, strides = [], [], []
+    for n in shape:
+        o = draw(st.integers(0, n - 1))
+        offsets.append(o)
+        sizes.append(draw(st.integers(0, n - o)))
+        strides.append(draw(st.integers(1, n + 1)) * draw(st.sampled_from([1, -1])))
+    return shape, offsets, sizes, strides
+
+
+@settings(max_examples=100, **SETTINGS)
+@given(data=st.data(), case=slice_case(), dtype=st.sampled_from(ALL_DTYPES), reversed_input=st.booleans())
+def test_slice_equals_in_memory(data, case, dtype, reversed_input):
+    shape, offsets, sizes, strides = case
+    x = random_array(np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))), shape, dtype)
+    X = dask_array(data.draw, x)
+    if reversed_input:  # blocks with negative strides
+        x, X = x[::-1], X[::-1]
+    got = dd.slice(X, offsets, sizes, strides)
+    same(compute(got)[0], dmlc.slice(x, offsets, sizes, strides))
+
+
+@settings(max_examples=80, **SETTINGS)
+@given(data=st.data(), dtype=st.sampled_from(ALL_DTYPES), chunk_size=st.sampled_from([None, 1, 40]))
+def test_tile_equals_in_memory(data, dtype, chunk_size):
+    shape = tuple(data.draw(st.integers(0 if data.draw(st.booleans()) else 1, 5))
+                  for _ in range(data.draw(st.integers(1, 4))))
+    x = random_array(np.random.default_rng(data.draw(st.integers(0, 2**32 - 1))), shape, dtype)
+    X = dask_array(data.draw, x)
+    repeats = [data.draw(st.integers(1, 4)) for _ in range(data.draw(st.integers(1, len(shape))))]
+    if len(repeats) == 1 and data.draw(st.booleans()):
+        repeats = repeats[0]  # an int tiles the last axis, as np.tile
+    # A small array-chunk-size groups fewer copies per output chunk (a remainder chunk).
+    with dask.config.set({"array.chunk-size": f"{chunk_size}B"} if chunk_size else {}):
+        got = dd.tile(X, repeats)
+    same(compute(got)[0], dmlc.tile(x, repeats))
+
+
+@st.composite
+def avg_pool_case(draw):
+    sp = draw(st.integers(1, 3))
+    spatial = [draw(st.integers(1, 9 if sp < 3 else 5)) for _ in range(sp)]
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), *spatial)
+    window = [draw(st.integers(1, 4)) for _ in range(sp)]
+    kw = dict(strides=[draw(st.integers(1, 4)) for _ in range(sp)],
+              start_padding=[draw(st.integers(0, 4)) for _ in range(sp)],
+              end_padding=[draw(st.integers(0, 4)) for _ in range(sp)],
+              dilations=[draw(st.integers(1, 3)) for _ in range(sp)],
+              ceil_mode=draw(st.booleans()), include_padding=draw(st.booleans()))
+    dtype = draw(st.sampled_from(FLOAT_DTYPES))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    x = random_array(rng, shape, dtype) if draw(st.booleans()) else values_with_ties_and_nans(rng, shape, dtype)
+    return x, dask_array(draw, x), window, kw
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(avg_pool_case())
+def test_avg_pool_equals_in_memory(case):
+    x, X, window, kw = case
+    try:
+        want = dmlc.avg_pool(x, window, **kw)
+    except ValueError as exc:  # the window does not fit: the same error at graph build
+        with pytest.raises(ValueError) as got:
+            dd.avg_pool(X, window, **kw)
+        assert str(got.value) == str(exc)
+        return
+    same(compute(dd.avg_pool(X, window, **kw))[0], want)
+
+
 # The chunkings where dask.array.map_overlap needs care (it rechunks when the depth
 # exceeds a chunk, mishandles short last chunks, or cannot pad beyond the array).
 TRAPS = [
@@ -225,6 +322,45 @@ def test_pad_traps(chunks, why, mode):
     X = da.from_array(x, chunks=(chunks, chunks[::-1]))
     got = dd.pad(X, [23, 1], [4, 30], mode=mode, value=-1)
     same(compute(got)[0], dmlc.pad(x, [23, 1], [4, 30], mode=mode, value=-1))
+
+
+@pytest.mark.parametrize("chunks,why", TRAPS, ids=[t[1] for t in TRAPS])
+@pytest.mark.parametrize("window,kw", [
+    (5, dict(strides=1, start_padding=2, end_padding=2, include_padding=True)),
+    (3, dict(strides=2, start_padding=1, end_padding=1, ceil_mode=True)),
+    (3, dict(strides=2, start_padding=1, end_padding=1, ceil_mode=True, include_padding=True)),
+    (2, dict(strides=3, dilations=4, start_padding=3)),
+    (4, dict(strides=1, start_padding=3, end_padding=3)),            # windows of padding only: NaN
+    (4, dict(strides=1, start_padding=3, end_padding=3, include_padding=True)),  # ... or 0
+    (1, dict(strides=5, start_padding=4, end_padding=2, ceil_mode=True, include_padding=True)),  # past the padding
+    (1, dict(strides=5, start_padding=4, end_padding=2, ceil_mode=True)),
+    (11, dict(strides=1, start_padding=10, end_padding=10)),         # halo longer than the array
+])
+def test_avg_pool_traps(chunks, why, window, kw):
+    x = np.random.default_rng(1).standard_normal((2, 2, 11, 11)).astype(np.float32)
+    X = da.from_array(x, chunks=(1, 2, chunks, chunks[::-1]))
+    same(compute(dd.avg_pool(X, window, **kw))[0], dmlc.avg_pool(x, window, **kw))
+
+
+@pytest.mark.parametrize("chunks,why", TRAPS, ids=[t[1] for t in TRAPS])
+@pytest.mark.parametrize("offset,size,stride", [(0, 11, 1), (0, 11, -1), (1, 9, 2), (2, 9, -3), (3, 8, 12), (0, 11, -20),
+                                                (4, 0, -2)])
+def test_slice_traps(chunks, why, offset, size, stride):
+    x = np.arange(11 * 11, dtype=np.int16).reshape(11, 11)
+    X = da.from_array(x, chunks=(chunks, chunks[::-1]))
+    args = [offset, 1], [size, 10], [stride, -stride]
+    same(compute(dd.slice(X, *args))[0], dmlc.slice(x, *args))
+
+
+@pytest.mark.parametrize("chunks,why", TRAPS, ids=[t[1] for t in TRAPS])
+def test_tile_traps(chunks, why):
+    x = np.arange(11 * 11, dtype=np.uint8).reshape(11, 11)
+    X = da.from_array(x, chunks=(chunks, 11))
+    same(compute(dd.tile(X, [3, 2]))[0], dmlc.tile(x, [3, 2]))
+    with dask.config.set({"array.chunk-size": "300B"}):  # two copies of a 121-byte block
+        Y = dd.tile(da.from_array(x, chunks=(11, chunks)), [1, 5])
+    assert Y.chunks[1] == ((22, 22, 11) if len(chunks) == 1 else tuple(chunks) * 5)
+    same(compute(Y)[0], dmlc.tile(x, [1, 5]))
 
 
 def test_pad_zero_size_and_zero_dimensions():
@@ -336,6 +472,49 @@ def test_chunks_split_and_join():
     assert dd.join(parts, 1).chunks == ((2, 2, 2), (3, 1, 4, 2))
 
 
+def test_chunks_avg_pool_follow_max_pool():
+    X = da.zeros((8, 64, 224, 224), np.float32, chunks=(1, 16, 56, 224))
+    assert dd.avg_pool(X, 2).chunks == ((1,) * 8, (16,) * 4, (28,) * 4, (112,))
+    kw = dict(strides=2, start_padding=1, end_padding=1)
+    assert dd.avg_pool(X, 3, **kw).chunks == dd.max_pool(X, 3, **kw).chunks == ((1,) * 8, (16,) * 4, (28,) * 4, (112,))
+    X = da.zeros((1, 1, 9), np.float32, chunks=(1, 1, 4))
+    assert dd.avg_pool(X, 2, ceil_mode=True).chunks[2] == (2, 2, 1)
+
+
+def test_chunks_identity_and_slice():
+    X = da.zeros((6, 10, 7), dtype=np.int8, chunks=((2, 4), (3, 3, 3, 1), 7))
+    assert dd.identity(X).chunks == X.chunks
+    assert dd.identity(X.transpose(2, 0, 1)).chunks == ((7,), (2, 4), (3, 3, 3, 1))
+    assert dd.slice(X, 0, X.shape).chunks == X.chunks  # the whole array, step 1: x's chunks
+    # Step 2 from 1: elements 1 | 3, 5 | 7 | 9, by input chunk (0-2, 3-5, 6-8, 9).
+    assert dd.slice(X, [0, 1, 0], [6, 9, 7], [1, 2, 1]).chunks[1] == (1, 2, 1, 1)
+    # Step -2 from the window's end (9): 9 | 7 | 5, 3 | 1: the input chunks in reverse.
+    assert dd.slice(X, [0, 1, 0], [6, 9, 7], [1, -2, 1]).chunks[1] == (1, 1, 2, 1)
+    # A step larger than the chunks: the chunks it steps over give no output chunk.
+    assert dd.slice(X, 0, [6, 10, 7], [1, 7, 1]).chunks[1] == (1, 1)
+    assert dd.slice(X, 0, [6, 0, 7], 1).chunks[1] == (0,)
+
+
+def test_chunks_tile():
+    X = da.zeros((4, 6, 5), dtype=np.float32, chunks=(2, 3, 5))
+    # Axes x holds in several chunks repeat them; an axis of one chunk holds the copies.
+    assert dd.tile(X, [2, 3, 4]).chunks == ((2, 2) * 2, (3, 3) * 3, (20,))
+    with dask.config.set({"array.chunk-size": "300B"}):  # blocks of 2*3*5*4 = 120 bytes: 2 copies
+        assert dd.tile(X, [1, 1, 5]).chunks[2] == (10, 10, 5)
+    assert dd.tile(X, 1).chunks == X.chunks
+    assert dd.tile(da.zeros((0, 3), dtype=np.int8, chunks=2), [3, 2]).chunks == ((0,), (2, 1) * 2)
+
+
+def test_tile_blocks_that_are_copies_of_input_blocks_are_those_blocks():
+    X = da.arange(12, chunks=5).reshape(3, 4).rechunk((1, 2))
+    Y = dd.tile(X, [2, 3])
+    graph = dict(Y.__dask_graph__())
+    for i in range(6):
+        for j in range(6):
+            assert graph[(Y.name, i, j)] == (X.name, i % 3, j % 2)
+    same(compute(Y)[0], np.tile(np.arange(12).reshape(3, 4), [2, 3]))
+
+
 # ---------------------------------------------------------------------------------------
 # errors at graph build
 
@@ -392,6 +571,33 @@ BAD = [
     ("join", (X4, 9), {}),
     ("join", (5, 0), {}),
     ("join", ([X4], "0"), {}),
+    ("avg_pool", (X4, 0), {}),
+    ("avg_pool", (X4, 2), dict(strides=[1, 2, 3])),
+    ("avg_pool", (X4, 2), dict(end_padding=-1)),
+    ("avg_pool", (X4, 2), dict(dilations="2")),
+    ("avg_pool", (X4, 7), {}),
+    ("avg_pool", (X4.astype(np.int32), 2), {}),
+    ("avg_pool", (np.zeros((2, 3), np.float32), 1), {}),
+    ("avg_pool", (np.zeros((1, 1, 0), np.float32), 1), {}),
+    ("identity", (X4,), dict(scale="2")),
+    ("identity", (X4,), dict(bias=1e39)),
+    ("identity", (X4.astype(np.int8),), dict(scale=2.0)),
+    ("identity", (X4.astype(np.complex64),), {}),
+    ("identity", (np.zeros((1,) * 9),), {}),
+    ("slice", (X4, 0, [2, 8, 6, 7]), {}),
+    ("slice", (X4, [0, 0, 0], 1), {}),
+    ("slice", (X4, -1, 1), {}),
+    ("slice", (X4, 0, 1, [1, 0, 1, 1]), {}),
+    ("slice", (X4, 0, 1, 2**31), {}),
+    ("slice", (X4, 0, 1.5), {}),
+    ("slice", (X4.astype(bool), 0, 1), {}),
+    ("tile", (X4, 0), {}),
+    ("tile", (X4, [1, 1, 1, 1, 2]), {}),
+    ("tile", (X4, [1, -2]), {}),
+    ("tile", (X4, "2"), {}),
+    ("tile", (X4, [1, 2.0]), {}),
+    ("tile", (X4, True), {}),
+    ("tile", (X4, 2**32), {}),
 ]
 
 
@@ -420,6 +626,16 @@ def test_size_errors_at_graph_build_without_computing():
     stand_in = np.broadcast_to(np.zeros((), np.uint8), X.shape)
     assert dask_error(dd.split, X, 2, 0) == in_memory_error(dmlc.split, stand_in, 2, 0)
     assert dask_error(dd.pad, X, 0, 0) == in_memory_error(dmlc.pad, stand_in, 0, 0)
+    assert dask_error(dd.identity, X) == in_memory_error(dmlc.identity, stand_in)
+    assert dask_error(dd.slice, X, 0, 2) == in_memory_error(dmlc.slice, stand_in, 0, 2)
+    # Tiling beyond 32-bit sizes.
+    X = da.zeros((2**16, 2**16 + 1), np.uint8, chunks=2**14)
+    stand_in = np.broadcast_to(np.zeros((), np.uint8), X.shape)
+    assert dask_error(dd.tile, X, [1, 2**16]) == in_memory_error(dmlc.tile, stand_in, [1, 2**16])
+    X = da.zeros((1, 1, 2**32 - 1), np.float32, chunks=2**30)
+    stand_in = np.broadcast_to(np.zeros((), np.float32), X.shape)
+    want = in_memory_error(dmlc.avg_pool, stand_in, 1, start_padding=1)
+    assert dask_error(dd.avg_pool, X, 1, start_padding=1) == want
 
 
 class Unreadable:
@@ -439,6 +655,10 @@ def test_building_graphs_reads_nothing():
     dd.depth_to_space(X, 2)
     dd.space_to_depth(X[:, :, :10, :10], 2)
     dd.join(dd.split(X, 2, 1), 1)
+    dd.avg_pool(X, 3, strides=2, start_padding=1, include_padding=True, ceil_mode=True)
+    dd.identity(X.transpose(0, 2, 3, 1), scale=2)
+    dd.slice(X, [0, 1, 2, 3], [2, 6, 9, 8], [1, -2, 3, -1])
+    dd.tile(X, [2, 1, 3, 2])
     with pytest.raises(AssertionError, match="while building a graph"):
         dd.max_pool(X, 2).compute(**SYNC)
 
@@ -470,6 +690,10 @@ def workload():
             dmlc.pad(x, [0, 0, 9, 2], [1, 0, 3, 40], mode="wrap"),
             dmlc.depth_to_space(x, 2), dmlc.space_to_depth(x[:, :, :22, :30], 2, order="crd"),
             dmlc.join(dmlc.split(x, [10, 13], 2)[::-1], 2)]
+    lazy += [dd.avg_pool(X, 3, strides=2, start_padding=1, ceil_mode=True), dd.identity(X.transpose(0, 2, 3, 1), scale=3),
+             dd.slice(X, [0, 1, 2, 3], [2, 6, 20, 28], [1, -2, 3, -1]), dd.tile(X, [1, 2, 1, 3])]
+    want += [dmlc.avg_pool(x, 3, strides=2, start_padding=1, ceil_mode=True), dmlc.identity(x.transpose(0, 2, 3, 1), scale=3),
+             dmlc.slice(x, [0, 1, 2, 3], [2, 6, 20, 28], [1, -2, 3, -1]), dmlc.tile(x, [1, 2, 1, 3])]
     return lazy, want
 
 
@@ -509,7 +733,7 @@ class LiveBlocks(Callback):
 
 
 @pytest.mark.parametrize("grid", [(4, 24), (24, 4), (32, 1)])
-@pytest.mark.parametrize("op", ["halo both axes", "halo one axis", "same size windows"])
+@pytest.mark.parametrize("op", ["halo both axes", "halo one axis", "same size windows", "average, halo both axes"])
 def test_held_blocks_do_not_grow_with_chunks_per_row(grid, op):
     """Pooling into a store holds a few input blocks at a time, for a grid of blocks 24
     wide as for one 4 wide (with dask.array.map_overlap's graphs, or with windows that
@@ -520,8 +744,10 @@ def test_held_blocks_do_not_grow_with_chunks_per_row(grid, op):
         Y = dd.max_pool(X, 3, strides=2, start_padding=1, end_padding=1)
     elif op == "halo one axis":
         Y = dd.max_pool(X, (3, 1), strides=(2, 1), start_padding=(1, 0), end_padding=(1, 0))
-    else:
+    elif op == "same size windows":
         Y = dd.max_pool(X, 5, strides=1, start_padding=2, end_padding=2)
+    else:
+        Y = dd.avg_pool(X, 3, strides=2, start_padding=1, end_padding=1, include_padding=True)
     live = LiveBlocks(X.name)
     with live:
         da.store(Y, np.empty(Y.shape, np.float32), lock=False, **SYNC)

@@ -15,10 +15,8 @@ True
 Arguments are checked when the graph is built, by the in-memory functions themselves, so
 the errors and their messages are the in-memory ones.  ``import dmlc`` never imports Dask;
 this module needs ``pip install "dmlc[dask]"``.
-
-``slice``, ``tile``, ``identity`` and ``avg_pool`` will join this module when dmlc has them
-in memory.
 """
+import builtins  # this module's slice is dmlc.slice's Dask version; Python's is builtins.slice
 import functools
 import math
 import operator
@@ -35,7 +33,8 @@ from dmlc.max_pooling import _indices_dtype
 from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
-__all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool"]
+__all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
+           "tile"]
 
 _UINT_MAX = 0xFFFFFFFF
 
@@ -107,6 +106,33 @@ def _normalize_axis(axis, nd):
 
 # ---------------------------------------------------------------------------------------
 # max_pool
+
+def _pool_chunks(x, out_shape, stride, start, extent):
+    """A pooling's output chunks: N and C keep x's chunks; along a spatial axis, window o
+    belongs to the input chunk holding its last element, o*S - P + k - 1, so the first
+    window of the chunk starting at b is ceil((b + P + 1 - k) / S)."""
+    out_chunks = list(x.chunks[:2])
+    for i in range(x.ndim - 2):
+        bounds = bounds_of(x.chunks[i + 2])[:-1]
+        s, shift = stride[i], start[i] + 1 - extent[i]
+        out_chunks.append(chunks_from_bounds([-(-(b + shift) // s) for b in bounds], out_shape[i + 2]))
+    return tuple(out_chunks)
+
+
+def _pool_args(sp, window_size, strides, start_padding, end_padding, dilations):
+    """A pooling's accepted arguments, one list of ints per argument (sp values each),
+    and the dilated window's extent along each axis."""
+    window = _per_axis(window_size, sp)
+    dilation = _per_axis(dilations, sp, 1)
+    return (window, _per_axis(strides, sp, window), _per_axis(start_padding, sp, 0), _per_axis(end_padding, sp, 0),
+            dilation, [(k - 1) * d + 1 for k, d in zip(window, dilation)])
+
+
+def _window_span(o0, o1, stride, start, extent):
+    """The input coordinates [lo, hi) that windows o0..o1-1 cover, padding included
+    (negative, or n and beyond)."""
+    return o0 * stride - start, (o1 - 1) * stride - start + extent
+
 
 @functools.lru_cache(maxsize=None)
 def _empty_window(dtype, indices_dtype):
@@ -233,21 +259,11 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
                              f"{idt.name.upper()} indices can address (at most {np.iinfo(idt).max})")
 
     sp = x.ndim - 2
-    window = _per_axis(window_size, sp)
-    stride = _per_axis(strides, sp, window)
-    start = _per_axis(start_padding, sp, 0)
-    end = _per_axis(end_padding, sp, 0)
-    dilation = _per_axis(dilations, sp, 1)
-    extent = [(k - 1) * d + 1 for k, d in zip(window, dilation)]
+    window, stride, start, end, dilation, extent = _pool_args(sp, window_size, strides, start_padding, end_padding,
+                                                              dilations)
 
+    out_chunks = _pool_chunks(x, out_shape, stride, start, extent)
     in_bounds = [bounds_of(c) for c in x.chunks]
-    out_chunks = list(x.chunks[:2])
-    for i in range(sp):
-        # Window o belongs to the input chunk holding its last element, o*S - P + k - 1:
-        # the first window of the chunk starting at b is ceil((b + P + 1 - k) / S).
-        s, shift = stride[i], start[i] + 1 - extent[i]
-        out_chunks.append(chunks_from_bounds([-(-(b + shift) // s) for b in in_bounds[i + 2][:-1]], out_shape[i + 2]))
-    out_chunks = tuple(out_chunks)
     out_bounds = [bounds_of(c) for c in out_chunks]
 
     def plan(index):
@@ -259,9 +275,7 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
             a = i + 2
             o0, o1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
             n = x.shape[a]
-            # Windows o0..o1-1 cover input coordinates lo..hi-1 (padding included).
-            lo = o0 * stride[i] - start[i]
-            hi = (o1 - 1) * stride[i] - start[i] + extent[i]
+            lo, hi = _window_span(o0, o1, stride[i], start[i], extent[i])
             first, last = max(lo, 0), min(hi, n)
             intervals.append([(first, last)] if first < last else [])
             offsets.append(first)
@@ -281,6 +295,113 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
     layers[iname] = ({(iname,) + k[1:]: (operator.getitem, k, 1) for k in layers[name][0]}, (name,))
     return (new_array(layers, [x], vname, out_chunks, x.dtype),
             new_array(layers, [x], iname, out_chunks, idt))
+
+
+# ---------------------------------------------------------------------------------------
+# avg_pool
+
+def _avg_pool_block(region, p):
+    window, stride, sub_start, sub_end, dilation, include_padding, skip, block_shape = p
+    # Ceil mode keeps every window of the block, a last one that runs past the end padding
+    # included; the call's windows before `skip` and after the block are not the block's.
+    y = dmlc.avg_pool(region, window, strides=stride, start_padding=sub_start, end_padding=sub_end,
+                      dilations=dilation, include_padding=include_padding, ceil_mode=True)
+    if y.shape[2:] == block_shape[2:]:
+        return y
+    keep = tuple(builtins.slice(j, j + m) for j, m in zip(skip, block_shape[2:]))
+    return np.ascontiguousarray(y[(builtins.slice(None),) * 2 + keep])
+
+
+def _avg_pool_axis(lo, hi, n, end, stride, extent):
+    """One spatial axis of an output block whose windows cover input coordinates [lo, hi):
+    the input interval [first, last) its call reads, that call's start and end padding,
+    and how many of the call's windows come before the block's.
+
+    Each window's average must be the whole array's: the call reads every element of x the
+    windows touch, and its padded input [first - start, last + end) holds every window
+    position that the whole padded input [-P, n + E) holds (the include_padding count), no
+    more.  Windows that lie in the padding only (the first or last block of an axis) read
+    the one element next to them, which they do not touch, and the call's padded input
+    begins a whole number of strides earlier, where needed, to hold a window."""
+    first, last = max(lo, 0), min(hi, n)
+    if first >= last:
+        first, last = (0, 1) if hi <= 0 else (n - 1, n)
+    stop = max(last, min(hi, n + end))
+    skip = max(0, -(-(lo - first) // stride), -(-(extent - (stop - lo)) // stride))
+    return first, last, first - (lo - skip * stride), stop - last, skip
+
+
+def avg_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,
+             include_padding=False, ceil_mode=False):
+    """:func:`dmlc.avg_pool` on a Dask array: average over sliding windows (DirectML
+    AVERAGE_POOLING1).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like, shape (N, C, *spatial)
+        Anything else goes through ``dask.array.asarray``.
+    window_size, strides, start_padding, end_padding, dilations, include_padding, ceil_mode
+        As :func:`dmlc.avg_pool`.
+
+    Returns
+    -------
+    dask.array.Array
+        The averages, bit for bit the in-memory ones: each window's sum is taken in the
+        same order whatever the chunks, and divided by the same count (the elements of
+        ``x`` in the window, or with ``include_padding`` its positions inside the whole
+        padded input).
+
+    Notes
+    -----
+    Chunks, as :func:`max_pool`: N and C keep x's chunks; along each spatial axis window
+    ``o`` belongs to the input chunk holding its last element, so input chunks of ``c``
+    elements, a multiple of the stride, give output chunks of about ``c / stride``.
+    Windows before the first input chunk's end join the first output chunk, windows past
+    the last input chunk the last, and an input chunk where no window ends gives no output
+    chunk.  The spatial axes are never rechunked.
+
+    Memory, as :func:`max_pool`: each output block's task reads the region its windows
+    cover from the input blocks it overlaps and averages it in one call; the edges later
+    blocks read are copied as a block is read, so a block is released with its own
+    output, and peak memory is a few chunks per worker however wide the array.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "avg_pool"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    out_shape = (x.shape[0],) + dmlc.avg_pool(
+        _empty_stand_in(x), window_size, strides=strides, start_padding=start_padding, end_padding=end_padding,
+        dilations=dilations, include_padding=include_padding, ceil_mode=ceil_mode).shape[1:]
+    if x.size:
+        _check_sizes(x.shape, out_shape)
+    sp = x.ndim - 2
+    include = bool(include_padding)
+    window, stride, start, end, dilation, extent = _pool_args(sp, window_size, strides, start_padding, end_padding,
+                                                              dilations)
+    out_chunks = _pool_chunks(x, out_shape, stride, start, extent)
+    in_bounds = [bounds_of(c) for c in x.chunks]
+    out_bounds = [bounds_of(c) for c in out_chunks]
+
+    def plan(index):
+        intervals = [[(in_bounds[a][index[a]], in_bounds[a][index[a] + 1])] for a in range(2)]
+        block_shape = [out_chunks[a][index[a]] for a in range(2)]
+        sub_start, sub_end, skip = [], [], []
+        for i in range(sp):
+            a = i + 2
+            o0, o1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
+            lo, hi = _window_span(o0, o1, stride[i], start[i], extent[i])
+            first, last, s0, s1, k = _avg_pool_axis(lo, hi, x.shape[a], end[i], stride[i], extent[i])
+            intervals.append([(first, last)])
+            sub_start.append(s0)
+            sub_end.append(s1)
+            skip.append(k)
+            block_shape.append(o1 - o0)
+        return "run", intervals, (window, stride, sub_start, sub_end, dilation, include, skip, tuple(block_shape))
+
+    name = f"dmlc-avg_pool-{tokenize(x, window, stride, start, end, dilation, include, out_shape)}"
+    layers = region_layers(x, name, out_chunks, plan, _avg_pool_block, causal=True)
+    return new_array(layers, [x], name, out_chunks, x.dtype)
 
 
 # ---------------------------------------------------------------------------------------
@@ -537,7 +658,7 @@ def pad(x, start_padding, end_padding, *, mode="constant", value=0):
             intervals.append(iv)
             sub_start.append(ss)
             sub_end.append(se)
-            window.append(slice(w0, w0 + o1 - o0))
+            window.append(builtins.slice(w0, w0 + o1 - o0))
         if interior and nd:
             return "alias", index  # an interior block is x's block
         full = all(w.start == 0 and sum(hi - lo for lo, hi in iv) + ss + se == w.stop
@@ -586,7 +707,7 @@ def split(x, sections_or_sizes, axis):
         _check_sizes(x.shape)
     parts, start = [], 0
     for size in sizes:
-        parts.append(x[(slice(None),) * ax + (slice(start, start + size),)])
+        parts.append(x[(builtins.slice(None),) * ax + (builtins.slice(start, start + size),)])
         start += size
     return parts
 
@@ -633,3 +754,203 @@ def join(arrays, axis):
         shape[ax] = sum(x.shape[ax] for x in xs)
         _check_sizes(shape)
     return da.concatenate(xs, axis=ax)
+
+
+# ---------------------------------------------------------------------------------------
+# identity / slice / tile
+
+def _blocks_plan(x):
+    """The plan of an operator whose output block at index is made from x's block at
+    index alone: the intervals that read that block whole."""
+    bounds = [bounds_of(c) for c in x.chunks]
+    return lambda index: [[(bounds[a][k], bounds[a][k + 1])] for a, k in enumerate(index)]
+
+
+def _identity_block(region, p):
+    scale, bias = p
+    return dmlc.identity(region, scale=scale, bias=bias)
+
+
+def identity(x, *, scale=None, bias=None):
+    """:func:`dmlc.identity` on a Dask array: copy it, or compute ``x * scale + bias``
+    (DirectML ELEMENT_WISE_IDENTITY).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    scale, bias : float, optional
+        As :func:`dmlc.identity` (float dtypes only).
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape, dtype and chunks.
+
+    Notes
+    -----
+    Each output block is one call on x's block: a view (``X.transpose(0, 2, 3, 1)``, a
+    reversal, a broadcast) is materialised block by block, every block a new contiguous
+    array, as the in-memory function materialises a view.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    x = _as_dask(x)
+    known_chunks(x, "identity")
+    _check_arguments(dmlc.identity, _stand_in(x), scale=scale, bias=bias)
+    blocks = _blocks_plan(x)
+    name = f"dmlc-identity-{tokenize(x, scale, bias)}"
+    layers = region_layers(x, name, x.chunks, lambda index: ("run", blocks(index), (scale, bias)), _identity_block)
+    return new_array(layers, [x], name, x.chunks, x.dtype)
+
+
+def _slice_block(region, steps):
+    return dmlc.slice(region, 0, list(region.shape), list(steps))
+
+
+def slice(x, offsets, sizes, strides=1):
+    """:func:`dmlc.slice` on a Dask array: a strided window (DirectML SLICE1), negative
+    strides included.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    offsets, sizes, strides
+        As :func:`dmlc.slice`.
+
+    Returns
+    -------
+    dask.array.Array, shape ``1 + (sizes - 1) // abs(strides)`` per axis (0 where a size is 0)
+
+    Notes
+    -----
+    Chunks: output chunks follow input chunks: along each axis, the elements read from
+    one input chunk form one output chunk (in reverse order of the input chunks for a
+    negative stride), so a stride of 1 over the whole axis keeps x's chunks, and an input
+    chunk the stride steps over gives no output chunk.  Each output block is one call on
+    the part of one input block it reads.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "slice"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    _check_arguments(dmlc.slice, _stand_in(x), offsets, sizes, strides)
+    nd = x.ndim
+    offs, lens, steps = _per_axis(offsets, nd), _per_axis(sizes, nd), _per_axis(strides, nd)
+    # Output element j of an axis reads input element first + step*j (first is the
+    # window's end for a negative step).
+    firsts = [o if s > 0 else o + n - 1 for o, n, s in zip(offs, lens, steps)]
+    out_shape = tuple(0 if n == 0 else 1 + (n - 1) // abs(s) for n, s in zip(lens, steps))
+    out_chunks = []
+    for a in range(nd):
+        f, s = firsts[a], steps[a]
+        # The first output element past each input chunk boundary b: f + s*j >= b going
+        # up, f + s*j <= b - 1 going down.
+        cuts = [-(-(b - f) // s) if s > 0 else -(-(f - b + 1) // -s) for b in bounds_of(x.chunks[a])[1:-1]]
+        out_chunks.append(chunks_from_bounds(cuts, out_shape[a]))
+    out_chunks = tuple(out_chunks)
+    out_bounds = [bounds_of(c) for c in out_chunks]
+
+    def plan(index):
+        intervals = []
+        for a in range(nd):
+            j0, j1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
+            f, s = firsts[a], steps[a]
+            lo, hi = (f + s * j0, f + s * (j1 - 1)) if s > 0 else (f + s * (j1 - 1), f + s * j0)
+            intervals.append([(lo, hi + 1)] if j1 > j0 else [])
+        return "run", intervals, tuple(steps)
+
+    name = f"dmlc-slice-{tokenize(x, offs, lens, steps)}"
+    return new_array(region_layers(x, name, out_chunks, plan, _slice_block), [x], name, out_chunks, x.dtype)
+
+
+def _tile_block(region, repeats):
+    return dmlc.tile(region, list(repeats))
+
+
+def _tile_groups(x, reps):
+    """Per axis, the copies of x that one output chunk holds: 1 where x has several
+    chunks; where x has one chunk, as many as keep the output block within the larger
+    of x's largest block and Dask's ``array.chunk-size``, the last axes first."""
+    import dask
+    from dask.utils import parse_bytes
+    block = x.dtype.itemsize * math.prod(max(c) for c in x.chunks)
+    limit = max(block, parse_bytes(dask.config.get("array.chunk-size")))
+    groups = [1] * x.ndim
+    for a in reversed(range(x.ndim)):
+        if len(x.chunks[a]) == 1 and reps[a] > 1:
+            groups[a] = reps[a] if block == 0 else max(1, min(reps[a], limit // block))
+            block *= groups[a]
+    return groups
+
+
+def tile(x, repeats):
+    """:func:`dmlc.tile` on a Dask array: repeat it along each axis (DirectML TILE).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    repeats
+        As :func:`dmlc.tile` (fewer values than x's dimensions are padded with 1s at the
+        front).
+
+    Returns
+    -------
+    dask.array.Array, shape ``x.shape * repeats``
+
+    Notes
+    -----
+    Chunks: along an axis that x holds in several chunks, the output repeats x's chunks
+    ``repeats`` times.  Along an axis that x holds in one chunk, an output chunk holds
+    several copies of it, as many as keep an output block within the larger of x's largest
+    block and Dask's ``array.chunk-size`` (128 MiB unless configured; the last axes are
+    grouped first).  Each output block is one call tiling one input block; a block that
+    is one copy of an input block is that block itself (no task).
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "tile"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    _check_arguments(dmlc.tile, _stand_in(x), repeats)
+    nd = x.ndim
+    if hasattr(repeats, "__index__") and not (isinstance(repeats, np.ndarray) and repeats.ndim > 0):
+        given = [operator.index(repeats)]  # as in memory: an int tiles the last axis
+    else:
+        given = [operator.index(r) for r in repeats]
+    reps = [1] * (nd - len(given)) + given
+    groups = _tile_groups(x, reps)
+    out_chunks = []
+    for a in range(nd):
+        n, r, g = x.shape[a], reps[a], groups[a]
+        if n == 0:
+            out_chunks.append((0,))
+        elif len(x.chunks[a]) > 1 or r == 1:
+            out_chunks.append(tuple(x.chunks[a]) * r)
+        else:
+            out_chunks.append((g * n,) * (r // g) + (((r % g) * n,) if r % g else ()))
+    out_chunks = tuple(out_chunks)
+    whole = _blocks_plan(x)
+
+    def plan(index):
+        src, copies = [], []
+        for a, k in enumerate(index):
+            m = len(x.chunks[a])
+            if x.shape[a] == 0:
+                src.append(k)
+                copies.append(reps[a])
+            elif m > 1 or reps[a] == 1:
+                src.append(k % m)
+                copies.append(1)
+            else:
+                src.append(0)
+                copies.append(out_chunks[a][k] // x.shape[a])
+        if nd and all(c == 1 for c in copies):
+            return "alias", tuple(src)  # one copy of x's block: the block itself
+        return "run", whole(tuple(src)), tuple(copies)
+
+    name = f"dmlc-tile-{tokenize(x, reps, out_chunks)}"
+    return new_array(region_layers(x, name, out_chunks, plan, _tile_block), [x], name, out_chunks, x.dtype)
