@@ -4,7 +4,9 @@ threaded scheduler.  Every timed call builds the graph and computes the whole re
 
 Dask's equivalents: ``da.coarsen(np.max, ...)`` for 2x2 stride 2 max pooling, ``da.pad``
 (reflect), reshape/transpose for depth-to-space and space-to-depth, ``da.concatenate``
-for join.  The "dmlc speedup" column is each peer's time over dmlc.dask's: below 1 for
+for join, ``da.coarsen(np.mean, ...)`` for 2x2 stride 2 average pooling, a transpose
+whose blocks are made contiguous (``map_blocks(np.ascontiguousarray)``) for identity,
+``x[:, :, ::2, ::2]`` for slice and ``da.tile`` for tile.  The "dmlc speedup" column is each peer's time over dmlc.dask's: below 1 for
 in-memory dmlc means in-memory is faster (a computed Dask result is assembled from its
 chunks, one more copy).  Skipped when Dask is not installed.
 """
@@ -110,6 +112,79 @@ def _join(shape, chunks, n, parts=2):
     return Workload("dask join", _label(shape, n, f"{parts} parts on axis 1"), 2 * x.nbytes, x.nbytes, cands, check)
 
 
+def _avg_pool(shape, chunks, n):
+    import dask.array as da
+    import dmlc.dask as dd
+    x, X = _x(shape, chunks)
+    cands = [Candidate("dmlc.dask", _compute(lambda: dd.avg_pool(X, 2))),
+             Candidate("dask coarsen", _compute(lambda: da.coarsen(np.mean, X, {2: 2, 3: 2}))),
+             Candidate("in-memory dmlc", lambda: (lambda: dmlc.avg_pool(x, 2)))]
+
+    def check():
+        want = dmlc.avg_pool(x, 2)
+        np.testing.assert_array_equal(dd.avg_pool(X, 2).compute(**THREADS), want)
+        # np.mean sums float32 in another order: equal to rounding.
+        np.testing.assert_allclose(da.coarsen(np.mean, X, {2: 2, 3: 2}).compute(**THREADS), want, rtol=1e-6, atol=1e-6)
+
+    moved = x.nbytes + x.nbytes // 4
+    return Workload("dask avg_pool", _label(shape, n, "2x2/2"), moved, moved, cands, check)
+
+
+def _identity(shape, chunks, n, perm=(0, 2, 3, 1)):
+    import dmlc.dask as dd
+    x, X = _x(shape, chunks)
+
+    def dask_own():  # each block a contiguous copy of the transposed view, as dmlc.identity makes it
+        return X.transpose(perm).map_blocks(np.ascontiguousarray)
+    cands = [Candidate("dmlc.dask", _compute(lambda: dd.identity(X.transpose(perm)))),
+             Candidate("dask transpose", _compute(dask_own)),
+             Candidate("in-memory dmlc", lambda: (lambda: dmlc.identity(x.transpose(perm))))]
+
+    def check():
+        want = np.ascontiguousarray(x.transpose(perm))
+        np.testing.assert_array_equal(dd.identity(X.transpose(perm)).compute(**THREADS), want)
+        np.testing.assert_array_equal(dask_own().compute(**THREADS), want)
+
+    return Workload("dask identity", _label(shape, n, f"perm{''.join(map(str, perm))}"), 2 * x.nbytes, x.nbytes, cands,
+                    check)
+
+
+def _slice(shape, chunks, n, step=2):
+    import dmlc.dask as dd
+    x, X = _x(shape, chunks)
+    steps = [1, 1, step, step]
+    cands = [Candidate("dmlc.dask", _compute(lambda: dd.slice(X, 0, shape, steps))),
+             Candidate("dask slicing", _compute(lambda: X[:, :, ::step, ::step])),
+             Candidate("in-memory dmlc", lambda: (lambda: dmlc.slice(x, 0, shape, steps)))]
+
+    def check():
+        want = x[:, :, ::step, ::step]
+        np.testing.assert_array_equal(dd.slice(X, 0, shape, steps).compute(**THREADS), want)
+        np.testing.assert_array_equal(X[:, :, ::step, ::step].compute(**THREADS), want)
+
+    out_bytes = x.nbytes // (step * step)
+    # Bytes moved: the output written, and the input lines the slice reads.
+    return Workload("dask slice", _label(shape, n, f"step({step}, {step})"), x.nbytes // step + out_bytes, out_bytes,
+                    cands, check)
+
+
+def _tile(shape, chunks, n, reps=(1, 1, 2, 2)):
+    import dask.array as da
+    import dmlc.dask as dd
+    x, X = _x(shape, chunks)
+    cands = [Candidate("dmlc.dask", _compute(lambda: dd.tile(X, reps))),
+             Candidate("dask tile", _compute(lambda: da.tile(X, reps))),
+             Candidate("in-memory dmlc", lambda: (lambda: dmlc.tile(x, reps)))]
+
+    def check():
+        want = np.tile(x, reps)
+        np.testing.assert_array_equal(dd.tile(X, reps).compute(**THREADS), want)
+        np.testing.assert_array_equal(da.tile(X, reps).compute(**THREADS), want)
+
+    out_bytes = x.nbytes * int(np.prod(reps))
+    return Workload("dask tile", _label(shape, n, f"x{reps}"), x.nbytes + out_bytes, out_bytes, cands, check)
+
+
 def workloads(quick):
     try:
         import dask.array  # noqa: F401
@@ -119,4 +194,5 @@ def workloads(quick):
     n = shape[0]
     chunks = (1,) + shape[1:]  # one image per chunk
     return [_max_pool(shape, chunks, n), _pad(shape, chunks, n), _depth_space(shape, chunks, n, True),
-            _depth_space(shape, chunks, n, False), _join(shape, chunks, n)]
+            _depth_space(shape, chunks, n, False), _join(shape, chunks, n), _avg_pool(shape, chunks, n),
+            _identity(shape, chunks, n), _slice(shape, chunks, n), _tile(shape, chunks, n)]
