@@ -273,10 +273,12 @@ typedef struct dmlc_pool_window {
 HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w, const dmlc_tensor* in,
                                   dmlc_shapes* sh);
 
-/* ---- FLOAT16 (src/kernels/half.c) ------------------------------------------------------------
+/* ---- FLOAT16 (src/kernels/half.h, half.c) ----------------------------------------------------
  * IEEE binary16 bits <-> float, for the kernels that compute on FLOAT16 values without a
  * hardware conversion.  float -> half rounds to nearest even (overflow gives infinity) and
- * keeps a NaN's sign and top payload bits, as NumPy's cast and x86's F16C do. */
+ * keeps a NaN's sign and top payload bits, as NumPy's cast and x86's F16C do.  half.h has
+ * them inline (dmlc_half_to_float_inline, dmlc_float_to_half_inline), half.c as functions. */
+#include "kernels/half.h"
 float dmlc_half_to_float(uint16_t h);
 uint16_t dmlc_float_to_half(float f);
 

@@ -23,70 +23,6 @@
 
 #include "../dmlc_internal.h"
 
-#include <string.h>
-
-/* ---- FLOAT16 <-> FLOAT32 ------------------------------------------------------------------ */
-/* FLOAT16 bits -> float, exactly (every half is a float); NaN keeps its sign and payload. */
-static inline float half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, x;
-    float f;
-    if (exp == 0x1fu) {
-        x = sign | 0x7f800000u | (man << 13);
-    } else if (exp) {
-        x = sign | ((exp + 112u) << 23) | (man << 13); /* rebias 15 -> 127 */
-    } else if (!man) {
-        x = sign;
-    } else {
-        /* A subnormal half is man * 2^-24: shift man up to its leading bit (bit 10) k
-         * times, and the value is 1.f * 2^(-14-k), a float exponent field of 113 - k. */
-        uint32_t e = 113u;
-        while (!(man & 0x400u)) {
-            man <<= 1;
-            --e;
-        }
-        x = sign | (e << 23) | ((man & 0x3ffu) << 13);
-    }
-    memcpy(&f, &x, sizeof f);
-    return f;
-}
-
-/* float -> FLOAT16 bits, rounding to nearest even; overflow gives infinity, NaN keeps its
- * sign and top payload bits (NumPy's float32 -> float16 cast does the same). */
-static inline uint16_t float_to_half(float f)
-{
-    uint32_t x, man, exp, h, rem, halfway;
-    uint16_t sign;
-    int e;
-    memcpy(&x, &f, sizeof x);
-    sign = (uint16_t)((x >> 16) & 0x8000u);
-    exp = (x >> 23) & 0xffu;
-    man = x & 0x7fffffu;
-    if (exp == 0xffu) {
-        if (!man) return (uint16_t)(sign | 0x7c00u);
-        h = 0x7c00u + (man >> 13);
-        return (uint16_t)(sign | (h == 0x7c00u ? h + 1 : h)); /* a NaN stays a NaN */
-    }
-    e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        /* A half subnormal counts units of 2^-24: 1.man * 2^(exp-127) is (man | 2^23) >>
-         * (14 - e) units, rounded. */
-        unsigned shift = (unsigned)(14 - e);
-        if (e < -10) return sign; /* below 2^-25: rounds to zero */
-        man |= 0x800000u;
-        h = man >> shift;
-        rem = man & ((1u << shift) - 1);
-        halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
-        return (uint16_t)(sign | h);
-    }
-    h = ((uint32_t)e << 10) | (man >> 13);
-    rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h; /* a carry into the exponent is right: up to inf */
-    return (uint16_t)(sign | h);
-}
-
 /* ---- The rows ------------------------------------------------------------------------------ */
 /* Contiguous rows get a loop of their own (restrict: the compiler vectorises it), as do
  * in-place rows, which read and write through one pointer. */
@@ -146,7 +82,7 @@ void dmlc_scale_bias_f16(const void* ctx, void* dst, int64_t ds, const void* src
     const uint16_t* s = (const uint16_t*)src;
     /* In place (d == s, ds == ss) is safe too: each element is read before it is written. */
     for (uint64_t i = 0; i < n; ++i) {
-        const float x = half_to_float(s[(int64_t)i * ss]);
-        d[(int64_t)i * ds] = float_to_half(x * a + b);
+        const float x = dmlc_half_to_float_inline(s[(int64_t)i * ss]);
+        d[(int64_t)i * ds] = dmlc_float_to_half_inline(x * a + b);
     }
 }
