@@ -82,6 +82,11 @@ HRESULT dmlc_tensor_same_type(const dmlc_tensor* a, const char* a_field, const d
 HRESULT dmlc_tensor_same_rank(const dmlc_tensor* a, const char* a_field, const dmlc_tensor* b,
                               const char* b_field, const char* who);
 
+/* The InputTensor and OutputTensor of a one-input, one-output operator: each valid with
+ * min_dims to max_dims dimensions, the output of the input's type and rank. */
+HRESULT dmlc_tensor_init_in_out(dmlc_tensor* in, const DML_TENSOR_DESC* in_desc, dmlc_tensor* out,
+                                const DML_TENSOR_DESC* out_desc, const char* who, UINT min_dims, UINT max_dims);
+
 /* Checks t->sizes[dim] == expected; on a mismatch the message explains the expected value
  * with why_fmt: "OutputTensor.Sizes[2] is 7, expected 8 (InputTensor.Sizes[2] 4 + ...)".
  * The explanation is formatted only on failure. */
@@ -151,6 +156,11 @@ struct DMLC_OPERATOR {
  * (zeroed).  Returns NULL after setting E_OUTOFMEMORY's message. */
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
                                      UINT output_count, size_t state_size);
+
+/* dmlc_operator_alloc for a one-input, one-output operator, its slots holding in and out
+ * and its execute function set. */
+DMLC_OPERATOR_T* dmlc_operator_alloc_unary(DML_OPERATOR_TYPE type, const char* name, const dmlc_tensor* in,
+                                           const dmlc_tensor* out, dmlc_execute_fn execute, size_t state_size);
 
 /* Each family named in ops.def has two entry points, both given a non-NULL desc:
  *   dmlc_create_<family>: validates the desc and builds *op;

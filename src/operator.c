@@ -121,6 +121,17 @@ DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, U
     return op;
 }
 
+DMLC_OPERATOR_T* dmlc_operator_alloc_unary(DML_OPERATOR_TYPE type, const char* name, const dmlc_tensor* in,
+                                           const dmlc_tensor* out, dmlc_execute_fn execute, size_t state_size)
+{
+    DMLC_OPERATOR_T* op = dmlc_operator_alloc(type, name, 1, 1, state_size);
+    if (!op) return NULL;
+    op->inputs[0] = *in;
+    op->outputs[0] = *out;
+    op->execute = execute;
+    return op;
+}
+
 HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
 {
     const char* name = NULL;

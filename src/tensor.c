@@ -203,6 +203,17 @@ HRESULT dmlc_tensor_same_rank(const dmlc_tensor* a, const char* a_field, const d
                      a->ndim, a_field);
 }
 
+HRESULT dmlc_tensor_init_in_out(dmlc_tensor* in, const DML_TENSOR_DESC* in_desc, dmlc_tensor* out,
+                                const DML_TENSOR_DESC* out_desc, const char* who, UINT min_dims, UINT max_dims)
+{
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(in, in_desc, who, "InputTensor", min_dims, max_dims, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(out, out_desc, who, "OutputTensor", min_dims, max_dims, DMLC_OUTPUT)) ||
+        FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", out, "OutputTensor", who)))
+        return hr;
+    return dmlc_tensor_same_rank(in, "InputTensor", out, "OutputTensor", who);
+}
+
 HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const char* field, UINT dim,
                                 uint64_t expected, const char* why_fmt, ...)
 {

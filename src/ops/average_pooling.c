@@ -509,17 +509,11 @@ HRESULT dmlc_create_average_pooling(DML_OPERATOR_TYPE type, const char* opname, 
     dmlc_shapes sh = {opname, 0, 1, &out, NULL};
     DMLC_OPERATOR_T* o;
     HRESULT hr;
-    if (FAILED(hr = dmlc_tensor_init(&in, a.in_desc, opname, "InputTensor", 3, 5, DMLC_INPUT)) ||
-        FAILED(hr = dmlc_tensor_init(&out, a.out_desc, opname, "OutputTensor", 3, 5, DMLC_OUTPUT)) ||
-        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
-        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+    if (FAILED(hr = dmlc_tensor_init_in_out(&in, a.in_desc, &out, a.out_desc, opname, 3, 5)) ||
         FAILED(hr = validate(opname, &a, &in, &sh)))
         return hr;
-    o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(ap_state));
+    o = dmlc_operator_alloc_unary(type, opname, &in, &out, average_pooling_execute, sizeof(ap_state));
     if (!o) return E_OUTOFMEMORY;
-    o->inputs[0] = in;
-    o->outputs[0] = out;
-    o->execute = average_pooling_execute;
     plan((ap_state*)o->state, &a, &in, &out);
     *op = o;
     return S_OK;

@@ -108,17 +108,11 @@ HRESULT dmlc_create_element_wise_identity(DML_OPERATOR_TYPE type, const char* op
     HRESULT hr;
     DMLC_OPERATOR_T* o;
 
-    if (FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
-        FAILED(hr = dmlc_tensor_init(&out, d->OutputTensor, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
-        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
-        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+    if (FAILED(hr = dmlc_tensor_init_in_out(&in, d->InputTensor, &out, d->OutputTensor, opname, 1, DMLC_MAX_DIMS)) ||
         FAILED(hr = validate(opname, &a, &in, &sh)))
         return hr;
-    o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(identity_state));
+    o = dmlc_operator_alloc_unary(type, opname, &in, &out, identity_execute, sizeof(identity_state));
     if (!o) return E_OUTOFMEMORY;
-    o->inputs[0] = in;
-    o->outputs[0] = out;
-    o->execute = identity_execute;
     /* In place needs the two layouts to coincide; a transposing identity must not alias. */
     o->in_place = plan((identity_state*)o->state, &a, &in, &out) ? DMLC_IN_PLACE_SAME_LAYOUT : DMLC_IN_PLACE_LAYOUTS_DIFFER;
     *op = o;

@@ -179,17 +179,11 @@ HRESULT dmlc_create_slicing(DML_OPERATOR_TYPE type, const char* opname, const vo
     HRESULT hr;
     DMLC_OPERATOR_T* o;
 
-    if (FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
-        FAILED(hr = dmlc_tensor_init(&out, d->OutputTensor, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
-        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
-        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+    if (FAILED(hr = dmlc_tensor_init_in_out(&in, d->InputTensor, &out, d->OutputTensor, opname, 1, DMLC_MAX_DIMS)) ||
         FAILED(hr = validate(opname, &a, &in, &sh)))
         return hr;
-    o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(slicing_state));
+    o = dmlc_operator_alloc_unary(type, opname, &in, &out, slicing_execute, sizeof(slicing_state));
     if (!o) return E_OUTOFMEMORY;
-    o->inputs[0] = in;
-    o->outputs[0] = out;
-    o->execute = slicing_execute;
     plan((slicing_state*)o->state, &a, &in, &out);
     *op = o;
     return S_OK;
