@@ -234,6 +234,10 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1
+# A pooling's window arguments for x (N, C and 1 to 3 spatial axes): returns the spatial axes.
+cdef int pool_window(cnp.ndarray x, object window_size, object strides, object start_padding, object end_padding,
+                     object dilations, str fname, UINT* window, UINT* stride, UINT* start, UINT* end,
+                     UINT* dilation) except -1
 # Raises the Python exception matching hr with the core's last message.
 cdef int raise_hr(HRESULT hr) except -1
 # True if the memory of a and b (as accepted by as_input/as_output) may overlap; callers

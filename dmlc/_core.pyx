@@ -135,6 +135,31 @@ cdef int uints_per_axis(object values, int n, str fname, str argname, str per, U
     return 0
 
 
+cdef int pool_window(cnp.ndarray x, object window_size, object strides, object start_padding, object end_padding,
+                     object dilations, str fname, UINT* window, UINT* stride, UINT* start, UINT* end,
+                     UINT* dilation) except -1:
+    """The window fields of MAX_POOLING2 and AVERAGE_POOLING1 from the Python arguments
+    (None: the default, the window for strides, 0 for paddings, 1 for dilations), each
+    array holding one value per spatial axis of x; returns the number of spatial axes."""
+    cdef int nd = cnp.PyArray_NDIM(x), sp, i
+    if nd < 3 or nd > 5:
+        raise ValueError(f"{fname}: x must have 3 to 5 dimensions (N, C and 1 to 3 spatial axes), got {nd}")
+    sp = nd - 2
+    uints_per_axis(window_size, sp, fname, "window_size", "spatial axis", 1, window)
+    if strides is None:
+        for i in range(sp):
+            stride[i] = window[i]
+    else:
+        uints_per_axis(strides, sp, fname, "strides", "spatial axis", 1, stride)
+    uints_per_axis(0 if start_padding is None else start_padding, sp, fname, "start_padding", "spatial axis", 0, start)
+    uints_per_axis(0 if end_padding is None else end_padding, sp, fname, "end_padding", "spatial axis", 0, end)
+    uints_per_axis(1 if dilations is None else dilations, sp, fname, "dilations", "spatial axis", 1, dilation)
+    for i in range(sp):
+        if cnp.PyArray_DIMS(x)[i + 2] == 0:
+            raise ValueError(f"{fname}: x.shape[{i + 2}] is 0; a spatial axis must not be empty")
+    return sp
+
+
 cdef int raise_hr(HRESULT hr) except -1:
     if hr >= 0:
         return 0

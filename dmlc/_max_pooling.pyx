@@ -2,7 +2,7 @@
 """MAX_POOLING2 for arrays: fills the desc; the core does the rest."""
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_OPERATOR_MAX_POOLING2,
-                         DMLC_INFER_FLAG_CEIL_MODE, UINT, as_input, dml_type_of, run_unary, uints_per_axis)
+                         DMLC_INFER_FLAG_CEIL_MODE, UINT, as_input, dml_type_of, pool_window, run_unary)
 
 cnp.import_array()
 
@@ -13,7 +13,7 @@ def max_pool(x, window_size, strides, start_padding, end_padding, dilations, bin
     indices_dtype is numpy.uint32 or numpy.uint64 (checked by the caller)."""
     cdef cnp.ndarray a = as_input(x, "x")
     cdef int dml_type = dml_type_of(a, "x")
-    cdef int nd = cnp.PyArray_NDIM(a), sp, i
+    cdef int sp
     cdef UINT win[3]
     cdef UINT st[3]
     cdef UINT sp0[3]
@@ -22,21 +22,7 @@ def max_pool(x, window_size, strides, start_padding, end_padding, dilations, bin
     cdef Tensor tin
     cdef DML_MAX_POOLING2_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
-    if nd < 3 or nd > 5:
-        raise ValueError(f"{fname}: x must have 3 to 5 dimensions (N, C and 1 to 3 spatial axes), got {nd}")
-    sp = nd - 2
-    uints_per_axis(window_size, sp, fname, "window_size", "spatial axis", 1, win)
-    if strides is None:
-        for i in range(sp):
-            st[i] = win[i]
-    else:
-        uints_per_axis(strides, sp, fname, "strides", "spatial axis", 1, st)
-    uints_per_axis(0 if start_padding is None else start_padding, sp, fname, "start_padding", "spatial axis", 0, sp0)
-    uints_per_axis(0 if end_padding is None else end_padding, sp, fname, "end_padding", "spatial axis", 0, sp1)
-    uints_per_axis(1 if dilations is None else dilations, sp, fname, "dilations", "spatial axis", 1, dil)
-    for i in range(sp):
-        if a.shape[i + 2] == 0:
-            raise ValueError(f"{fname}: x.shape[{i + 2}] is 0; a spatial axis must not be empty")
+    sp = pool_window(a, window_size, strides, start_padding, end_padding, dilations, fname, win, st, sp0, sp1, dil)
 
     if return_indices:
         if out is None:
