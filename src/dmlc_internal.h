@@ -115,6 +115,10 @@ static inline dmlc_tensor_role dmlc_shapes_input_role(const dmlc_shapes* sh)
 }
 /* Infer mode: checks the caller's outputCount against the operator's slots. */
 HRESULT dmlc_shapes_count(dmlc_shapes* sh, UINT slots);
+/* Infer mode for a one-input, one-output operator: outputCount is 1, and InputTensor is
+ * valid with min_dims to max_dims dimensions (its sizes may be 0). */
+HRESULT dmlc_shapes_unary_input(dmlc_shapes* sh, dmlc_tensor* in, const DML_TENSOR_DESC* desc, const char* who,
+                                UINT min_dims, UINT max_dims);
 /* Infer mode: output slot gets ndim dimensions (check mode: a no-op; ranks are checked
  * with dmlc_tensor_same_rank). */
 void dmlc_shape_rank(dmlc_shapes* sh, UINT slot, UINT ndim);

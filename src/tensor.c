@@ -234,6 +234,14 @@ HRESULT dmlc_shapes_count(dmlc_shapes* sh, UINT slots)
     return dmlc_fail(E_INVALIDARG, sh->who, "outputCount is %u, expected %u", sh->count, slots);
 }
 
+HRESULT dmlc_shapes_unary_input(dmlc_shapes* sh, dmlc_tensor* in, const DML_TENSOR_DESC* desc, const char* who,
+                                UINT min_dims, UINT max_dims)
+{
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1))) return hr;
+    return dmlc_tensor_init(in, desc, who, "InputTensor", min_dims, max_dims, dmlc_shapes_input_role(sh));
+}
+
 void dmlc_shape_rank(dmlc_shapes* sh, UINT slot, UINT ndim)
 {
     if (dmlc_shapes_infer(sh)) sh->sizes[slot].DimensionCount = ndim;

@@ -496,9 +496,7 @@ HRESULT dmlc_infer_average_pooling(DML_OPERATOR_TYPE type, const char* opname, c
     const ap_args a = read_args(type, desc);
     dmlc_tensor in;
     HRESULT hr;
-    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
-        FAILED(hr = dmlc_tensor_init(&in, a.in_desc, opname, "InputTensor", 3, 5, dmlc_shapes_input_role(sh))))
-        return hr;
+    if (FAILED(hr = dmlc_shapes_unary_input(sh, &in, a.in_desc, opname, 3, 5))) return hr;
     return validate(opname, &a, &in, sh);
 }
 

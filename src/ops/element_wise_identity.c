@@ -91,10 +91,7 @@ HRESULT dmlc_infer_element_wise_identity(DML_OPERATOR_TYPE type, const char* opn
     dmlc_tensor in;
     HRESULT hr;
     (void)type;
-    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
-        FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS,
-                                     dmlc_shapes_input_role(sh))))
-        return hr;
+    if (FAILED(hr = dmlc_shapes_unary_input(sh, &in, d->InputTensor, opname, 1, DMLC_MAX_DIMS))) return hr;
     return validate(opname, &a, &in, sh);
 }
 

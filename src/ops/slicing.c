@@ -161,10 +161,9 @@ HRESULT dmlc_infer_slicing(DML_OPERATOR_TYPE type, const char* opname, const voi
     const slicing_args a = read_args(type, desc);
     dmlc_tensor in;
     HRESULT hr;
-    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
-        FAILED(hr = dmlc_tensor_init(&in, a.v1 ? ((const DML_SLICE1_OPERATOR_DESC*)desc)->InputTensor
-                                              : ((const DML_SLICE_OPERATOR_DESC*)desc)->InputTensor,
-                                     opname, "InputTensor", 1, DMLC_MAX_DIMS, dmlc_shapes_input_role(sh))))
+    if (FAILED(hr = dmlc_shapes_unary_input(sh, &in, a.v1 ? ((const DML_SLICE1_OPERATOR_DESC*)desc)->InputTensor
+                                                    : ((const DML_SLICE_OPERATOR_DESC*)desc)->InputTensor,
+                                            opname, 1, DMLC_MAX_DIMS)))
         return hr;
     return validate(opname, &a, &in, sh);
 }
