@@ -91,34 +91,45 @@ def test_import_dmlc_does_not_import_dask():
 # ---------------------------------------------------------------------------------------
 # equality with the in-memory functions, every chunking
 
+def in_memory_or_the_same_error(fname, x, X, *args, **kwargs):
+    """The in-memory result on x, or None when the in-memory function raises a ValueError
+    (a window that does not fit), after checking that building dmlc.dask's graph on X
+    raises the same."""
+    try:
+        return getattr(dmlc, fname)(x, *args, **kwargs)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as got:
+            getattr(dd, fname)(X, *args, **kwargs)
+        assert str(got.value) == str(exc)
+        return None
+
+
 @st.composite
-def pooling_case(draw):
+def pooling_case(draw, dtypes=ALL_DTYPES, max_stride=3, **extra):
+    """An input, its Dask array (random chunks), a window and the window arguments; extra:
+    strategies of the other keyword arguments."""
     sp = draw(st.integers(1, 3))
     spatial = [draw(st.integers(1, 9 if sp < 3 else 5)) for _ in range(sp)]
     shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), *spatial)
     window = [draw(st.integers(1, 4)) for _ in range(sp)]
-    kw = dict(strides=[draw(st.integers(1, 3)) for _ in range(sp)],
+    kw = dict(strides=[draw(st.integers(1, max_stride)) for _ in range(sp)],
               start_padding=[draw(st.integers(0, 4)) for _ in range(sp)],
               end_padding=[draw(st.integers(0, 4)) for _ in range(sp)],
               dilations=[draw(st.integers(1, 3)) for _ in range(sp)],
-              ceil_mode=draw(st.booleans()),
-              return_indices=draw(st.booleans()),
-              indices_dtype=draw(st.sampled_from(["uint32", "uint64"])))
-    dtype = draw(st.sampled_from(ALL_DTYPES))
-    x = values_with_ties_and_nans(np.random.default_rng(draw(st.integers(0, 2**32 - 1))), shape, dtype)
+              ceil_mode=draw(st.booleans()))
+    kw.update({k: draw(v) for k, v in extra.items()})
+    dtype = draw(st.sampled_from(dtypes))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    x = random_array(rng, shape, dtype) if draw(st.booleans()) else values_with_ties_and_nans(rng, shape, dtype)
     return x, dask_array(draw, x), window, kw
 
 
 @settings(max_examples=120, **SETTINGS)
-@given(pooling_case())
+@given(pooling_case(return_indices=st.booleans(), indices_dtype=st.sampled_from(["uint32", "uint64"])))
 def test_max_pool_equals_in_memory(case):
     x, X, window, kw = case
-    try:
-        want = dmlc.max_pool(x, window, **kw)
-    except ValueError as exc:  # the window does not fit: the same error at graph build
-        with pytest.raises(ValueError) as got:
-            dd.max_pool(X, window, **kw)
-        assert str(got.value) == str(exc)
+    want = in_memory_or_the_same_error("max_pool", x, X, window, **kw)
+    if want is None:
         return
     got = dd.max_pool(X, window, **kw)
     if kw["return_indices"]:
@@ -253,33 +264,12 @@ def test_tile_equals_in_memory(data, dtype, chunk_size):
     same(compute(got)[0], dmlc.tile(x, repeats))
 
 
-@st.composite
-def avg_pool_case(draw):
-    sp = draw(st.integers(1, 3))
-    spatial = [draw(st.integers(1, 9 if sp < 3 else 5)) for _ in range(sp)]
-    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), *spatial)
-    window = [draw(st.integers(1, 4)) for _ in range(sp)]
-    kw = dict(strides=[draw(st.integers(1, 4)) for _ in range(sp)],
-              start_padding=[draw(st.integers(0, 4)) for _ in range(sp)],
-              end_padding=[draw(st.integers(0, 4)) for _ in range(sp)],
-              dilations=[draw(st.integers(1, 3)) for _ in range(sp)],
-              ceil_mode=draw(st.booleans()), include_padding=draw(st.booleans()))
-    dtype = draw(st.sampled_from(FLOAT_DTYPES))
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-    x = random_array(rng, shape, dtype) if draw(st.booleans()) else values_with_ties_and_nans(rng, shape, dtype)
-    return x, dask_array(draw, x), window, kw
-
-
 @settings(max_examples=150, **SETTINGS)
-@given(avg_pool_case())
+@given(pooling_case(FLOAT_DTYPES, max_stride=4, include_padding=st.booleans()))
 def test_avg_pool_equals_in_memory(case):
     x, X, window, kw = case
-    try:
-        want = dmlc.avg_pool(x, window, **kw)
-    except ValueError as exc:  # the window does not fit: the same error at graph build
-        with pytest.raises(ValueError) as got:
-            dd.avg_pool(X, window, **kw)
-        assert str(got.value) == str(exc)
+    want = in_memory_or_the_same_error("avg_pool", x, X, window, **kw)
+    if want is None:
         return
     same(compute(dd.avg_pool(X, window, **kw))[0], want)
 

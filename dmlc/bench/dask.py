@@ -32,21 +32,28 @@ def _label(shape, n, what):
     return f"float32 {tuple(shape)} in {n} chunks {what}"
 
 
-def _max_pool(shape, chunks, n):
+def _pool(shape, chunks, n, what):
+    """2x2 stride 2 max or average pooling (what: "max" or "avg") against da.coarsen."""
     import dask.array as da
     import dmlc.dask as dd
     x, X = _x(shape, chunks)
-    cands = [Candidate("dmlc.dask", _compute(lambda: dd.max_pool(X, 2))),
-             Candidate("dask coarsen", _compute(lambda: da.coarsen(np.max, X, {2: 2, 3: 2}))),
-             Candidate("in-memory dmlc", lambda: (lambda: dmlc.max_pool(x, 2)))]
+    ours, mem = getattr(dd, f"{what}_pool"), getattr(dmlc, f"{what}_pool")
+    reduce = np.max if what == "max" else np.mean
+    cands = [Candidate("dmlc.dask", _compute(lambda: ours(X, 2))),
+             Candidate("dask coarsen", _compute(lambda: da.coarsen(reduce, X, {2: 2, 3: 2}))),
+             Candidate("in-memory dmlc", lambda: (lambda: mem(x, 2)))]
 
     def check():
-        want = dmlc.max_pool(x, 2)
-        np.testing.assert_array_equal(dd.max_pool(X, 2).compute(**THREADS), want)
-        np.testing.assert_array_equal(da.coarsen(np.max, X, {2: 2, 3: 2}).compute(**THREADS), want)
+        want = mem(x, 2)
+        np.testing.assert_array_equal(ours(X, 2).compute(**THREADS), want)
+        theirs = da.coarsen(reduce, X, {2: 2, 3: 2}).compute(**THREADS)
+        if what == "max":
+            np.testing.assert_array_equal(theirs, want)
+        else:  # np.mean sums float32 in another order: equal to rounding
+            np.testing.assert_allclose(theirs, want, rtol=1e-6, atol=1e-6)
 
     moved = x.nbytes + x.nbytes // 4
-    return Workload("dask max_pool", _label(shape, n, "2x2/2"), moved, moved, cands, check)
+    return Workload(f"dask {what}_pool", _label(shape, n, "2x2/2"), moved, moved, cands, check)
 
 
 def _pad(shape, chunks, n, p=2):
@@ -112,24 +119,6 @@ def _join(shape, chunks, n, parts=2):
     return Workload("dask join", _label(shape, n, f"{parts} parts on axis 1"), 2 * x.nbytes, x.nbytes, cands, check)
 
 
-def _avg_pool(shape, chunks, n):
-    import dask.array as da
-    import dmlc.dask as dd
-    x, X = _x(shape, chunks)
-    cands = [Candidate("dmlc.dask", _compute(lambda: dd.avg_pool(X, 2))),
-             Candidate("dask coarsen", _compute(lambda: da.coarsen(np.mean, X, {2: 2, 3: 2}))),
-             Candidate("in-memory dmlc", lambda: (lambda: dmlc.avg_pool(x, 2)))]
-
-    def check():
-        want = dmlc.avg_pool(x, 2)
-        np.testing.assert_array_equal(dd.avg_pool(X, 2).compute(**THREADS), want)
-        # np.mean sums float32 in another order: equal to rounding.
-        np.testing.assert_allclose(da.coarsen(np.mean, X, {2: 2, 3: 2}).compute(**THREADS), want, rtol=1e-6, atol=1e-6)
-
-    moved = x.nbytes + x.nbytes // 4
-    return Workload("dask avg_pool", _label(shape, n, "2x2/2"), moved, moved, cands, check)
-
-
 def _identity(shape, chunks, n, perm=(0, 2, 3, 1)):
     import dmlc.dask as dd
     x, X = _x(shape, chunks)
@@ -193,6 +182,6 @@ def workloads(quick):
     shape = (2, 16, 112, 112) if quick else (8, 64, 224, 224)
     n = shape[0]
     chunks = (1,) + shape[1:]  # one image per chunk
-    return [_max_pool(shape, chunks, n), _pad(shape, chunks, n), _depth_space(shape, chunks, n, True),
-            _depth_space(shape, chunks, n, False), _join(shape, chunks, n), _avg_pool(shape, chunks, n),
+    return [_pool(shape, chunks, n, "max"), _pad(shape, chunks, n), _depth_space(shape, chunks, n, True),
+            _depth_space(shape, chunks, n, False), _join(shape, chunks, n), _pool(shape, chunks, n, "avg"),
             _identity(shape, chunks, n), _slice(shape, chunks, n), _tile(shape, chunks, n)]

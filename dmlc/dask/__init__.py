@@ -107,31 +107,42 @@ def _normalize_axis(axis, nd):
 # ---------------------------------------------------------------------------------------
 # max_pool
 
-def _pool_chunks(x, out_shape, stride, start, extent):
-    """A pooling's output chunks: N and C keep x's chunks; along a spatial axis, window o
-    belongs to the input chunk holding its last element, o*S - P + k - 1, so the first
+class _PoolGrid:
+    """A pooling's blocks: its accepted arguments (one list of ints per spatial axis), its
+    output chunks, and for each output block the windows it holds.
+
+    Chunks: N and C keep x's chunks; along a spatial axis, window o belongs to the input
+    chunk holding its last element, o*S - P + k - 1 (k the dilated window), so the first
     window of the chunk starting at b is ceil((b + P + 1 - k) / S)."""
-    out_chunks = list(x.chunks[:2])
-    for i in range(x.ndim - 2):
-        bounds = bounds_of(x.chunks[i + 2])[:-1]
-        s, shift = stride[i], start[i] + 1 - extent[i]
-        out_chunks.append(chunks_from_bounds([-(-(b + shift) // s) for b in bounds], out_shape[i + 2]))
-    return tuple(out_chunks)
 
+    def __init__(self, x, out_shape, window_size, strides, start_padding, end_padding, dilations):
+        sp = x.ndim - 2
+        self.window = _per_axis(window_size, sp)
+        self.stride = _per_axis(strides, sp, self.window)
+        self.start = _per_axis(start_padding, sp, 0)
+        self.end = _per_axis(end_padding, sp, 0)
+        self.dilation = _per_axis(dilations, sp, 1)
+        self.extent = [(k - 1) * d + 1 for k, d in zip(self.window, self.dilation)]
+        out_chunks = list(x.chunks[:2])
+        for i in range(sp):
+            s, shift = self.stride[i], self.start[i] + 1 - self.extent[i]
+            cuts = [-(-(b + shift) // s) for b in bounds_of(x.chunks[i + 2])[:-1]]
+            out_chunks.append(chunks_from_bounds(cuts, out_shape[i + 2]))
+        self.out_chunks = tuple(out_chunks)
+        self.in_bounds = [bounds_of(c) for c in x.chunks]
+        self.out_bounds = [bounds_of(c) for c in self.out_chunks]
 
-def _pool_args(sp, window_size, strides, start_padding, end_padding, dilations):
-    """A pooling's accepted arguments, one list of ints per argument (sp values each),
-    and the dilated window's extent along each axis."""
-    window = _per_axis(window_size, sp)
-    dilation = _per_axis(dilations, sp, 1)
-    return (window, _per_axis(strides, sp, window), _per_axis(start_padding, sp, 0), _per_axis(end_padding, sp, 0),
-            dilation, [(k - 1) * d + 1 for k, d in zip(window, dilation)])
-
-
-def _window_span(o0, o1, stride, start, extent):
-    """The input coordinates [lo, hi) that windows o0..o1-1 cover, padding included
-    (negative, or n and beyond)."""
-    return o0 * stride - start, (o1 - 1) * stride - start + extent
+    def block(self, index):
+        """The output block at index: the input intervals of its N and C blocks, and per
+        spatial axis (o0, o1, lo, hi): it holds windows o0..o1-1, which cover input
+        coordinates lo..hi-1 (padding included: negative, or n and beyond)."""
+        nc = [[(self.in_bounds[a][index[a]], self.in_bounds[a][index[a] + 1])] for a in range(2)]
+        axes = []
+        for i in range(len(self.window)):
+            o0, o1 = self.out_bounds[i + 2][index[i + 2]], self.out_bounds[i + 2][index[i + 2] + 1]
+            axes.append((o0, o1, o0 * self.stride[i] - self.start[i], (o1 - 1) * self.stride[i] - self.start[i]
+                         + self.extent[i]))
+        return nc, axes
 
 
 @functools.lru_cache(maxsize=None)
@@ -258,34 +269,25 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
             raise ValueError(f"DML_OPERATOR_MAX_POOLING2: InputTensor has {x.size} elements, more than "
                              f"{idt.name.upper()} indices can address (at most {np.iinfo(idt).max})")
 
-    sp = x.ndim - 2
-    window, stride, start, end, dilation, extent = _pool_args(sp, window_size, strides, start_padding, end_padding,
-                                                              dilations)
-
-    out_chunks = _pool_chunks(x, out_shape, stride, start, extent)
-    in_bounds = [bounds_of(c) for c in x.chunks]
-    out_bounds = [bounds_of(c) for c in out_chunks]
+    g = _PoolGrid(x, out_shape, window_size, strides, start_padding, end_padding, dilations)
+    out_chunks = g.out_chunks
 
     def plan(index):
-        intervals = [[(in_bounds[a][index[a]], in_bounds[a][index[a] + 1])] for a in range(2)]
-        offsets = [in_bounds[0][index[0]], in_bounds[1][index[1]]]
+        intervals, axes = g.block(index)
+        offsets = [iv[0][0] for iv in intervals]
         block_shape = [out_chunks[a][index[a]] for a in range(2)]
         sub_start, sub_end = [], []
-        for i in range(sp):
-            a = i + 2
-            o0, o1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
-            n = x.shape[a]
-            lo, hi = _window_span(o0, o1, stride[i], start[i], extent[i])
-            first, last = max(lo, 0), min(hi, n)
+        for a, (o0, o1, lo, hi) in enumerate(axes, 2):
+            first, last = max(lo, 0), min(hi, x.shape[a])
             intervals.append([(first, last)] if first < last else [])
             offsets.append(first)
             sub_start.append(first - lo)
             sub_end.append(hi - last)
             block_shape.append(o1 - o0)
-        return "run", intervals, (window, stride, sub_start, sub_end, dilation, idt, tuple(offsets), x.shape,
+        return "run", intervals, (g.window, g.stride, sub_start, sub_end, g.dilation, idt, tuple(offsets), x.shape,
                                   tuple(block_shape))
 
-    token = tokenize(x, window, stride, start, end, dilation, str(idt), out_shape)
+    token = tokenize(x, g.window, g.stride, g.start, g.end, g.dilation, str(idt), out_shape)
     name = f"dmlc-max_pool-{token}"
     layers = region_layers(x, name, out_chunks, plan, _max_pool_block, causal=True)
     if idt is None:
@@ -375,31 +377,24 @@ def avg_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
         dilations=dilations, include_padding=include_padding, ceil_mode=ceil_mode).shape[1:]
     if x.size:
         _check_sizes(x.shape, out_shape)
-    sp = x.ndim - 2
     include = bool(include_padding)
-    window, stride, start, end, dilation, extent = _pool_args(sp, window_size, strides, start_padding, end_padding,
-                                                              dilations)
-    out_chunks = _pool_chunks(x, out_shape, stride, start, extent)
-    in_bounds = [bounds_of(c) for c in x.chunks]
-    out_bounds = [bounds_of(c) for c in out_chunks]
+    g = _PoolGrid(x, out_shape, window_size, strides, start_padding, end_padding, dilations)
+    out_chunks = g.out_chunks
 
     def plan(index):
-        intervals = [[(in_bounds[a][index[a]], in_bounds[a][index[a] + 1])] for a in range(2)]
+        intervals, axes = g.block(index)
         block_shape = [out_chunks[a][index[a]] for a in range(2)]
         sub_start, sub_end, skip = [], [], []
-        for i in range(sp):
-            a = i + 2
-            o0, o1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
-            lo, hi = _window_span(o0, o1, stride[i], start[i], extent[i])
-            first, last, s0, s1, k = _avg_pool_axis(lo, hi, x.shape[a], end[i], stride[i], extent[i])
+        for i, (o0, o1, lo, hi) in enumerate(axes):
+            first, last, s0, s1, k = _avg_pool_axis(lo, hi, x.shape[i + 2], g.end[i], g.stride[i], g.extent[i])
             intervals.append([(first, last)])
             sub_start.append(s0)
             sub_end.append(s1)
             skip.append(k)
             block_shape.append(o1 - o0)
-        return "run", intervals, (window, stride, sub_start, sub_end, dilation, include, skip, tuple(block_shape))
+        return "run", intervals, (g.window, g.stride, sub_start, sub_end, g.dilation, include, skip, tuple(block_shape))
 
-    name = f"dmlc-avg_pool-{tokenize(x, window, stride, start, end, dilation, include, out_shape)}"
+    name = f"dmlc-avg_pool-{tokenize(x, g.window, g.stride, g.start, g.end, g.dilation, include, out_shape)}"
     layers = region_layers(x, name, out_chunks, plan, _avg_pool_block, causal=True)
     return new_array(layers, [x], name, out_chunks, x.dtype)
 
