@@ -1,5 +1,6 @@
 """DML_OPERATOR_TILE as a C caller drives it: raw descs through cffi and ctypes, every
-dtype, strided tensors, the page's example, and malformed descs with their messages."""
+dtype, strided tensors, the page's example, and a table of malformed descs with their exact
+messages, run through cffi and again built and run with ctypes' structs."""
 import ctypes
 
 import numpy as np
@@ -9,7 +10,7 @@ import rawctypes
 from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
 from rawdesc import SENTINEL, Raw, create, execute
 from reference import ref_tile
-from support import ALL_DTYPES, assert_same_bits, random_array
+from support import ALL_DTYPES, DML_TYPE, assert_same_bits, random_array
 
 OP = "DML_OPERATOR_TILE"
 
@@ -80,33 +81,101 @@ def test_ctypes_tile():
 
 # ---- malformed descs ------------------------------------------------------------------------
 
+# The base desc: {2, 3} FLOAT32 tiled by {2, 1} into {4, 3}.  Each row changes it: "in" and
+# "out" are Raw.tensor's arguments for InputTensor and OutputTensor (None: a NULL tensor).
+IN, OUT = dict(dtype=np.float32, sizes=(2, 3)), dict(dtype=np.float32, sizes=(4, 3))
 BAD = [
-    # (id, input sizes, output sizes, repeats, RepeatsCount, HRESULT, message)
-    ("valid", (2, 3), (4, 3), [2, 1], None, 0, ""),
-    ("RepeatsCount too small", (2, 3), (4, 3), [2, 1], 1, E_INVALIDARG,
+    # (id, in, out, repeats, RepeatsCount (None: len(repeats)), HRESULT, message)
+    ("valid", IN, OUT, [2, 1], None, 0, ""),
+    ("RepeatsCount too small", IN, OUT, [2, 1], 1, E_INVALIDARG,
      f"{OP}: RepeatsCount is 1, expected 2 (InputTensor.DimensionCount)"),
-    ("RepeatsCount too large", (2, 3), (4, 3), [2, 1], 9, E_INVALIDARG,
+    ("RepeatsCount too large", IN, OUT, [2, 1], 9, E_INVALIDARG,
      f"{OP}: RepeatsCount is 9, expected 2 (InputTensor.DimensionCount)"),
-    ("Repeats NULL", (2, 3), (4, 3), None, 2, E_POINTER, f"{OP}: Repeats is NULL"),
-    ("repeat 0", (2, 3), (4, 3), [2, 0], None, E_INVALIDARG, f"{OP}: Repeats[1] is 0, expected at least 1"),
-    ("output size", (2, 3), (4, 4), [2, 1], None, E_INVALIDARG,
+    ("RepeatsCount 0", IN, OUT, [2, 1], 0, E_INVALIDARG,
+     f"{OP}: RepeatsCount is 0, expected 2 (InputTensor.DimensionCount)"),
+    ("Repeats NULL", IN, OUT, None, 2, E_POINTER, f"{OP}: Repeats is NULL"),
+    ("repeat 0", IN, OUT, [2, 0], None, E_INVALIDARG, f"{OP}: Repeats[1] is 0, expected at least 1"),
+    ("first repeat 0", IN, OUT, [0, 1], None, E_INVALIDARG, f"{OP}: Repeats[0] is 0, expected at least 1"),
+    ("output size", IN, dict(OUT, sizes=(4, 4)), [2, 1], None, E_INVALIDARG,
      f"{OP}: OutputTensor.Sizes[1] is 4, expected 3 (InputTensor.Sizes[1] 3 * Repeats[1] 1)"),
-    ("output past 32 bits", (2, 3), (4, 3), [2, 2**32 - 1], None, E_INVALIDARG,
+    ("output size of a repeated axis", IN, dict(OUT, sizes=(2, 3)), [2, 1], None, E_INVALIDARG,
+     f"{OP}: OutputTensor.Sizes[0] is 2, expected 4 (InputTensor.Sizes[0] 2 * Repeats[0] 2)"),
+    ("output past 32 bits", IN, OUT, [2, 2**32 - 1], None, E_INVALIDARG,
      f"{OP}: OutputTensor.Sizes[1] is 3, expected 12884901885 (InputTensor.Sizes[1] 3 * Repeats[1] 4294967295)"),
-    ("output rank", (2, 3), (4, 3, 1), [2, 1], None, E_INVALIDARG,
+    ("output rank", IN, dict(OUT, sizes=(4, 3, 1)), [2, 1], None, E_INVALIDARG,
      f"{OP}: OutputTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+    ("output type", IN, dict(OUT, dtype=np.int32), [2, 1], None, E_INVALIDARG,
+     f"{OP}: OutputTensor.DataType is INT32, expected FLOAT32 (InputTensor.DataType)"),
+    ("input NULL", None, OUT, [2, 1], None, E_POINTER, f"{OP}: InputTensor is NULL"),
+    ("output NULL", IN, None, [2, 1], None, E_POINTER, f"{OP}: OutputTensor is NULL"),
+    ("input of 9 dimensions", dict(IN, sizes=(1,) * 9), OUT, [1] * 9, None, E_INVALIDARG,
+     f"{OP}: InputTensor.DimensionCount is 9, expected 1 to 8"),
+    ("input size 0", dict(IN, sizes=(2, 0), total=4), dict(OUT, sizes=(4, 0), total=4), [2, 1], None, E_INVALIDARG,
+     f"{OP}: InputTensor.Sizes[1] is 0; sizes must be at least 1"),
+    ("unsupported type", dict(IN, dml_type=13), OUT, [2, 1], None, E_INVALIDARG,
+     f"{OP}: InputTensor.DataType INT4 is not supported (expected FLOAT64, FLOAT32, FLOAT16, INT64, INT32, INT16, INT8, "
+     "UINT64, UINT32, UINT16 or UINT8)"),
+    ("output written twice", IN, dict(OUT, strides=(0, 1), total=12), [2, 1], None, E_INVALIDARG,
+     f"{OP}: OutputTensor.Strides[0] is 0 with Sizes[0] 4; an output element may not be written twice"),
+    ("output total size", IN, dict(OUT, total=44), [2, 1], None, E_INVALIDARG,
+     f"{OP}: OutputTensor.TotalTensorSizeInBytes is 44, expected at least 48 (DMLCalcBufferTensorSize)"),
+    ("input total size", dict(IN, total=20), OUT, [2, 1], None, E_INVALIDARG,
+     f"{OP}: InputTensor.TotalTensorSizeInBytes is 20, expected at least 24 (DMLCalcBufferTensorSize)"),
 ]
+
+
+def run_bad(bad, executes):
+    """The row's desc through cffi: created, then executed on a sentinel-filled output by
+    executes(desc) -> (hr, message) (cffi's or ctypes' dmlcExecuteOperator)."""
+    _, tin, tout, repeats, count, want_hr, want_msg = bad
+    raw = Raw()
+    desc = tile_desc(raw, raw.tensor(**tin) if tin else ffi.NULL, raw.tensor(**tout) if tout else ffi.NULL, repeats,
+                     count)
+    assert create(desc) == (want_hr, want_msg)
+    dst = np.full(12, SENTINEL, np.uint32)
+    assert executes(desc, dst) == (want_hr, want_msg)
+    if want_hr:
+        assert (dst == SENTINEL).all(), "a failed call wrote to the output"
 
 
 @pytest.mark.parametrize("bad", BAD, ids=[b[0] for b in BAD])
 def test_malformed(bad):
-    _, in_sizes, out_sizes, repeats, count, want_hr, want_msg = bad
-    raw = Raw()
-    desc = tile_desc(raw, raw.tensor(np.float32, in_sizes), raw.tensor(np.float32, out_sizes), repeats, count)
-    assert create(desc) == (want_hr, want_msg)
+    src = np.arange(6, dtype=np.float32)
+    run_bad(bad, lambda desc, dst: execute(desc, [src], [dst]))
+
+
+def ctypes_tensor(keep, dtype, sizes, strides=None, total=None, dml_type=None):
+    """Raw.tensor's DML_TENSOR_DESC built with the ctypes structs."""
+    dml_type = DML_TYPE[np.dtype(dtype)] if dml_type is None else dml_type
+    n = len(sizes)
+    sz = (rawctypes.UINT * n)(*sizes)
+    st = (rawctypes.UINT * n)(*strides) if strides is not None else None
+    if total is None:
+        size = ffi.new("UINT64*")
+        total = size[0] if lib.dmlcCalcBufferTensorSize(dml_type, n, list(sizes), ffi.NULL, size) == 0 else 0
+    b = rawctypes.DML_BUFFER_TENSOR_DESC(dml_type, 0, n, sz, st, total, 0)
+    t = rawctypes.DML_TENSOR_DESC(lib.DML_TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
+    keep += [sz, st, b, t]
+    return ctypes.pointer(t)
+
+
+@pytest.mark.parametrize("bad", BAD, ids=[b[0] for b in BAD])
+def test_malformed_through_ctypes(bad):
+    """The same descs built with ctypes' structs (as a ctypes caller lays them out) and run
+    with ctypes: the same HRESULTs and messages, and the output untouched."""
+    so = rawctypes.library()
+    _, tin, tout, repeats, count, want_hr, want_msg = bad
+    keep = []
+    reps = (rawctypes.UINT * len(repeats))(*repeats) if repeats is not None else None
+    d = rawctypes.DML_TILE_OPERATOR_DESC(ctypes_tensor(keep, **tin) if tin else None,
+                                         ctypes_tensor(keep, **tout) if tout else None,
+                                         len(repeats) if count is None else count, reps)
+    op = rawctypes.operator(lib.DML_OPERATOR_TILE, d)
     src = np.arange(6, dtype=np.float32)
     dst = np.full(12, SENTINEL, np.uint32)
-    assert execute(desc, [src], [dst]) == (want_hr, want_msg)
+    bi, bo = rawctypes.binding(src), rawctypes.binding(dst)
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 1, ctypes.byref(bi), 1, ctypes.byref(bo))
+    assert (hr, so.dmlcGetLastErrorMessage().decode()) == (want_hr, want_msg)
     if want_hr:
         assert (dst == SENTINEL).all(), "a failed call wrote to the output"
 
