@@ -361,6 +361,13 @@ def test_pad_zero_size_and_zero_dimensions():
     same(compute(dd.pad(da.from_array(s), [], []))[0], dmlc.pad(s, [], []))
 
 
+def test_zero_dimensional_identity_and_tile():
+    s = np.array(3.5, np.float16)
+    S = da.from_array(s)
+    same(compute(dd.identity(S, scale=2, bias=-1))[0], dmlc.identity(s, scale=2, bias=-1))
+    same(compute(dd.tile(S, []))[0], dmlc.tile(s, []))
+
+
 def test_empty_batch_and_channels():
     for shape in [(0, 3, 6, 6), (2, 0, 6, 6)]:
         x = np.zeros(shape, np.float32)
@@ -371,6 +378,14 @@ def test_empty_batch_and_channels():
         same(i, wi)
     x = np.zeros((2, 4, 0, 6), np.uint8)
     same(compute(dd.depth_to_space(da.from_array(x, chunks=2), 2))[0], dmlc.depth_to_space(x, 2))
+    x = np.zeros((0, 3, 6, 6), np.float16)
+    same(compute(dd.avg_pool(da.from_array(x, chunks=(1, 2, 3, 3)), 3, strides=2, start_padding=1))[0],
+         dmlc.avg_pool(x, 3, strides=2, start_padding=1))
+    x = np.zeros((2, 0, 5), np.int64)
+    X = da.from_array(x, chunks=(1, 1, 2))
+    for got, want in [(dd.identity(X), dmlc.identity(x)), (dd.slice(X, 0, [2, 0, 5], [1, 1, -2]), dmlc.slice(x, 0, [2, 0, 5], [1, 1, -2])),
+                      (dd.tile(X, [2, 3, 2]), dmlc.tile(x, [2, 3, 2]))]:
+        same(compute(got)[0], want)
 
 
 def test_indices_are_global_at_every_offset():
