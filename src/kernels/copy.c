@@ -521,7 +521,7 @@ void dmlc_copy_run(const dmlc_copy_plan* p, void* dst, const void* src)
     for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
     /* Few outer iterations (one big memcpy, say): cut each kernel call into pieces so every
      * thread gets a share. */
-    job.stream = bytes / 2 >= DMLC_STREAM_MIN_BYTES;
+    job.stream = bytes / 2 >= DMLC_STREAM_MIN_BYTES && dmlc_cpu_has(DMLC_CPU_SSE2);
     threads = dmlc_thread_count();
     if (threads > 1 && outer < 8 * threads) {
         job.pieces = 8 * threads / outer + 1;
