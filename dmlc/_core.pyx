@@ -9,6 +9,7 @@ cimport numpy as cnp
 from libc.stdint cimport uintptr_t
 
 from dmlc._args import index_of
+from dmlc._pool cimport new_array
 
 cnp.import_array()
 
@@ -192,10 +193,21 @@ cdef cnp.ndarray as_input(object x, str name):
     return a
 
 
+cdef cnp.ndarray empty_of(tuple shape, cnp.dtype dtype):
+    """np.empty(shape, dtype) for an output: large ones through the output pool."""
+    cdef cnp.npy_intp dims[32]
+    cdef int i, nd = len(shape)
+    if nd > 32:
+        return np.empty(shape, dtype)
+    for i in range(nd):
+        dims[i] = shape[i]
+    return new_array(nd, dims, dtype.type_num, dtype.itemsize)
+
+
 cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     cdef cnp.ndarray o
     if out is None:
-        return np.empty(shape, dtype)
+        return empty_of(shape, dtype)
     if not cnp.PyArray_Check(out):
         raise TypeError(f"{name} must be a numpy.ndarray, not {type(out).__name__}")
     o = <cnp.ndarray>out
@@ -206,7 +218,7 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     if not cnp.PyArray_ISWRITEABLE(o):
         raise ValueError(f"{name} is read-only")
     if not cnp.PyArray_ISNOTSWAPPED(o) or not in_place_ok(o):
-        return np.empty(shape, dtype)  # computed here, then copied into out by finish_output
+        return empty_of(shape, dtype)  # computed here, then copied into out by finish_output
     return o
 
 
@@ -279,7 +291,9 @@ cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray 
     if out is None:
         for i in range(s.DimensionCount):
             dims[i] = s.Sizes[i]
-        return cnp.PyArray_EMPTY(s.DimensionCount, dims, cnp.PyArray_TYPE(like) if dtype is None else dtype.type_num, 0)
+        if dtype is None:
+            return new_array(s.DimensionCount, dims, cnp.PyArray_TYPE(like), cnp.PyArray_ITEMSIZE(like))
+        return new_array(s.DimensionCount, dims, dtype.type_num, dtype.itemsize)
     return as_output(out, tuple([s.Sizes[i] for i in range(s.DimensionCount)]), like.dtype if dtype is None else dtype,
                      name)
 

@@ -11,6 +11,7 @@ from libc.stdlib cimport malloc, free
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_SPLIT_OPERATOR_DESC, DML_JOIN_OPERATOR_DESC,
                          DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_TENSOR_DESC, DMLC_BUFFER_BINDING, UINT,
                          as_input, as_output, finish_output, bind, dml_type_of, execute, infer_shape, may_overlap)
+from dmlc._pool cimport new_array
 
 cnp.import_array()
 
@@ -32,13 +33,13 @@ DEF SMALL = 8
 
 cdef cnp.ndarray empty_like_but(cnp.ndarray a, Py_ssize_t axis, Py_ssize_t n):
     """A new C-ordered array of a's shape and dtype with n on axis (np.empty without the
-    Python call, which costs as much as a small split)."""
+    Python call, which costs as much as a small split; large ones through the output pool)."""
     cdef cnp.npy_intp dims[8]
     cdef int i, nd = cnp.PyArray_NDIM(a)
     for i in range(nd):
         dims[i] = cnp.PyArray_DIMS(a)[i]
     dims[axis] = n
-    return cnp.PyArray_EMPTY(nd, dims, cnp.PyArray_TYPE(a), 0)
+    return new_array(nd, dims, cnp.PyArray_TYPE(a), cnp.PyArray_ITEMSIZE(a))
 
 
 cdef class _Parts:
