@@ -105,19 +105,28 @@ static inline void deinterleave2_sse2(char* DMLC_RESTRICT e, char* DMLC_RESTRICT
  * the loop over the third-innermost dimension runs inside, so a small inner block costs
  * no dispatch per plane. */
 #define DEFINE_COPY2D(T, NAME)                                                                       \
+    /* d[2r] = s0[r], d[2r+1] = s1[r]: two streams into one row */                                    \
+    static inline void NAME##_il2(uint64_t rows, T* DMLC_RESTRICT d, const T* s0, const T* s1)        \
+    {                                                                                                 \
+        uint64_t r = 0;                                                                               \
+        DMLC_SSE2_ONLY(r = rows / (16 / sizeof(T)) * (16 / sizeof(T));                                \
+                       interleave2_sse2((char*)d, (const char*)s0, (const char*)s1, r, sizeof(T));)   \
+        for (; r < rows; ++r) { d[2 * r] = s0[r]; d[2 * r + 1] = s1[r]; }                              \
+    }                                                                                                 \
+    /* d0[r] = s[2r], d1[r] = s[2r+1]: one row into two streams */                                    \
+    static inline void NAME##_dl2(uint64_t rows, T* DMLC_RESTRICT d0, T* DMLC_RESTRICT d1, const T* s) \
+    {                                                                                                 \
+        uint64_t r = 0;                                                                               \
+        DMLC_SSE2_ONLY(r = rows / (16 / sizeof(T)) * (16 / sizeof(T));                                \
+                       deinterleave2_sse2((char*)d0, (char*)d1, (const char*)s, r, sizeof(T));)      \
+        for (; r < rows; ++r) { d0[r] = s[2 * r]; d1[r] = s[2 * r + 1]; }                              \
+    }                                                                                                 \
     static void NAME##_block(uint64_t rows, uint64_t cols, T* DMLC_RESTRICT d, int64_t drs, int64_t dcs, \
                              const T* DMLC_RESTRICT s, int64_t srs, int64_t scs)                      \
     {                                                                                                 \
         if (dcs == 1 && drs == (int64_t)cols && srs == 1) { /* interleave */                          \
             switch (cols) {                                                                           \
-            case 2: {                                                                                 \
-                const T* s1 = s + scs;                                                                \
-                uint64_t r = 0;                                                                       \
-                DMLC_SSE2_ONLY(r = rows / (16 / sizeof(T)) * (16 / sizeof(T));                        \
-                               interleave2_sse2((char*)d, (const char*)s, (const char*)s1, r, sizeof(T));) \
-                for (; r < rows; ++r) { d[2 * r] = s[r]; d[2 * r + 1] = s1[r]; }                      \
-                return;                                                                               \
-            }                                                                                         \
+            case 2: NAME##_il2(rows, d, s, s + scs); return;                                          \
             case 3: {                                                                                 \
                 const T *s1 = s + scs, *s2 = s + 2 * scs;                                             \
                 for (uint64_t r = 0; r < rows; ++r) {                                                 \
@@ -140,14 +149,7 @@ static inline void deinterleave2_sse2(char* DMLC_RESTRICT e, char* DMLC_RESTRICT
         }                                                                                             \
         if (scs == 1 && srs == (int64_t)cols && drs == 1) { /* deinterleave */                        \
             switch (cols) {                                                                           \
-            case 2: {                                                                                 \
-                T* d1 = d + dcs;                                                                      \
-                uint64_t r = 0;                                                                       \
-                DMLC_SSE2_ONLY(r = rows / (16 / sizeof(T)) * (16 / sizeof(T));                        \
-                               deinterleave2_sse2((char*)d, (char*)d1, (const char*)s, r, sizeof(T));) \
-                for (; r < rows; ++r) { d[r] = s[2 * r]; d1[r] = s[2 * r + 1]; }                      \
-                return;                                                                               \
-            }                                                                                         \
+            case 2: NAME##_dl2(rows, d, d + dcs, s); return;                                         \
             case 3: {                                                                                 \
                 T *d1 = d + dcs, *d2 = d + 2 * dcs;                                                   \
                 for (uint64_t r = 0; r < rows; ++r) {                                                 \
@@ -186,6 +188,15 @@ static inline void deinterleave2_sse2(char* DMLC_RESTRICT e, char* DMLC_RESTRICT
     {                                                                                                 \
         T* d = (T*)vd;                                                                                \
         const T* s = (const T*)vs;                                                                    \
+        /* Block size 2, chosen once rather than per plane: planes of a small call are few rows. */  \
+        if (cols == 2 && dcs == 1 && drs == 2 && srs == 1) {                                          \
+            for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps) NAME##_il2(rows, d, s, s + scs); \
+            return;                                                                                   \
+        }                                                                                             \
+        if (cols == 2 && scs == 1 && srs == 2 && drs == 1) {                                          \
+            for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps) NAME##_dl2(rows, d, d + dcs, s); \
+            return;                                                                                   \
+        }                                                                                             \
         for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps)                                     \
             NAME##_block(rows, cols, d, drs, dcs, s, srs, scs);                                       \
     }
@@ -335,15 +346,41 @@ static int copy_job_init(copy_job* job, const dmlc_copy_plan* p, void* dst, cons
     return 1;
 }
 
+/* For a copy small enough for one thread: the outer dimension with the most iterations
+ * moved innermost of the outer ones, where the kernel loops over it as planes in one call
+ * (depth-to-space of (1,16,8,8): 8 calls of 8 planes instead of 32 calls of 2).  The order
+ * of outer loops only changes the order of writes, which matters for large copies alone. */
+static const dmlc_copy_plan* most_planes_last(const dmlc_copy_plan* p, UINT outer_ndim, dmlc_copy_plan* tmp)
+{
+    UINT best = 0;
+    if (outer_ndim < 2) return p;
+    for (UINT i = 1; i < outer_ndim; ++i)
+        if (p->sizes[i] > p->sizes[best]) best = i;
+    if (best == outer_ndim - 1 || p->sizes[best] <= p->sizes[outer_ndim - 1]) return p;
+    *tmp = *p;
+    for (UINT i = best; i + 1 < outer_ndim; ++i) {
+        tmp->sizes[i] = p->sizes[i + 1];
+        tmp->dst_strides[i] = p->dst_strides[i + 1];
+        tmp->src_strides[i] = p->src_strides[i + 1];
+    }
+    tmp->sizes[outer_ndim - 1] = p->sizes[best];
+    tmp->dst_strides[outer_ndim - 1] = p->dst_strides[best];
+    tmp->src_strides[outer_ndim - 1] = p->src_strides[best];
+    return tmp;
+}
+
 void dmlc_copy_run(const dmlc_copy_plan* p, void* dst, const void* src)
 {
     copy_job job;
+    dmlc_copy_plan tmp;
     uint64_t outer = 1, bytes = 2 * (uint64_t)p->elem_size, threads;
+    for (UINT i = 0; i < p->ndim; ++i) bytes *= p->sizes[i];
+    if (bytes < 2 * DMLC_MIN_BYTES_PER_THREAD && copy_job_init(&job, p, dst, src))
+        p = most_planes_last(p, job.outer_ndim, &tmp);
     if (!copy_job_init(&job, p, dst, src)) {
         memcpy(dst, src, p->elem_size);
         return;
     }
-    for (UINT i = 0; i < p->ndim; ++i) bytes *= p->sizes[i];
     for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
     /* Few outer iterations (one big memcpy, say): cut each kernel call into pieces so every
      * thread gets a share. */
