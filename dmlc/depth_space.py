@@ -5,13 +5,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dmlc._depth_space import depth_space as _depth_space
-from dmlc._enums import DepthSpaceOrder, enum_value
+from dmlc._enums import DepthSpaceOrder
 
 __all__ = ["depth_to_space", "space_to_depth"]
-
-
-def _order(order, fname):
-    return enum_value(order, DepthSpaceOrder, fname, "order")
 
 
 def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
@@ -44,7 +40,7 @@ def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
     array([[0, 1],
            [2, 3]])
     """
-    return _depth_space(x, block_size, _order(order, "depth_to_space"), True, out, "depth_to_space")
+    return _depth_space(x, block_size, order, True, out, "depth_to_space")
 
 
 def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
@@ -73,4 +69,4 @@ def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
     >>> dmlc.space_to_depth(np.arange(4).reshape(1, 1, 2, 2), 2).ravel()
     array([0, 1, 2, 3])
     """
-    return _depth_space(x, block_size, _order(order, "space_to_depth"), False, out, "space_to_depth")
+    return _depth_space(x, block_size, order, False, out, "space_to_depth")

@@ -9,17 +9,13 @@ from typing import Optional, Sequence, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dmlc._enums import PaddingMode, enum_value
+from dmlc._enums import PaddingMode
 from dmlc._padding import pad as _pad
 
 __all__ = ["pad"]
 
 _FLOAT_FORMATS = {2: "=e", 4: "=f", 8: "=d"}
 _ZEROS = {1: b"\0", 2: b"\0" * 2, 4: b"\0" * 4, 8: b"\0" * 8}
-
-
-def _mode(mode):
-    return enum_value(mode, PaddingMode, "pad", "mode")
 
 
 def _real(value):
@@ -121,4 +117,4 @@ def pad(x: ArrayLike, start_padding: Union[int, Sequence[int]], end_padding: Uni
     >>> dmlc.pad(np.array([1, 2, 3], np.uint8), [1], [1], value=-5.5)
     array([0, 1, 2, 3, 0], dtype=uint8)
     """
-    return _pad(x, start_padding, end_padding, _mode(mode), value, out, value_bytes, "pad")
+    return _pad(x, start_padding, end_padding, mode, value, out, value_bytes, "pad")
