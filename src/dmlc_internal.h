@@ -228,16 +228,31 @@ void dmlc_scale_bias_f32(const void* ctx, void* dst, int64_t dst_stride, const v
 void dmlc_scale_bias_f64(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
                          uint64_t n);
 
-/* ---- Streaming copies (src/kernels/stream.c, stream.h) ----------------------------------
- * dmlc_copy_stream is memcpy with non-temporal stores (where the target has them): for
- * large operators only, writing each destination sequentially in runs of a multiple of
- * 16 bytes, at least DMLC_STREAM_MIN_RUN.  Each thread that used it calls
- * dmlc_stream_fence() before its work is done (the stores are weakly ordered).  The
- * whole-lines policy for runs whose end lines other stores share (PADDING's rows) is
- * inline in src/kernels/stream.h: dmlc_copy_stream_lines, dmlc_fill_stream_lines. */
+/* ---- Streaming copies (src/kernels/stream.c) --------------------------------------------
+ * Copies and fills with non-temporal stores, for large operators only (see stream.c for
+ * when they pay).  Each thread that used one calls dmlc_stream_fence() before its work is
+ * done (the stores are weakly ordered).  Where the target has no such stores
+ * (DMLC_HAVE_STREAM is 0, or dmlc_cpu_has(DMLC_CPU_SSE2) is not) they are memcpy and a
+ * plain fill; dmlc_copy_stream asks on each call, the per-row lines functions leave it to
+ * their callers, at creation.
+ *   dmlc_copy_stream          memcpy streaming every whole aligned 16-byte unit: for
+ *                             destinations written sequentially in runs of a multiple of
+ *                             16 bytes, at least DMLC_STREAM_MIN_RUN (SPLIT/JOIN);
+ *   dmlc_copy_stream_lines    memcpy streaming only whole 64-byte lines, the partial lines
+ *                             at the ends with ordinary stores: for runs whose end lines
+ *                             other stores share (PADDING's interiors);
+ *   dmlc_fill_stream_lines    the same for n bytes of copies of an elem_size-byte value
+ *                             (1, 2, 4 or 8; dst aligned to it). */
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#  define DMLC_HAVE_STREAM 1
+#else
+#  define DMLC_HAVE_STREAM 0
+#endif
 #define DMLC_STREAM_MIN_BYTES ((uint64_t)16 << 20) /* bytes written by the whole call */
 #define DMLC_STREAM_MIN_RUN 64
 void dmlc_copy_stream(void* dst, const void* src, size_t n);
+void dmlc_copy_stream_lines(void* dst, const void* src, size_t n);
+void dmlc_fill_stream_lines(void* dst, size_t n, const void* value, size_t elem_size);
 void dmlc_stream_fence(void);
 
 /* ---- Pooling windows (src/pooling.c) -------------------------------------------------------

@@ -19,7 +19,6 @@
  * border of 7 is the runs {2 1 0} {1 2 3} {2}.  Row kernels are chosen by element size
  * once, at creation; the padding value is a bit pattern of that size. */
 #include "../dmlc_internal.h"
-#include "../kernels/stream.h"
 
 #include <string.h>
 
@@ -136,11 +135,11 @@ static inline uint64_t walk_run(const padding_state* st, const pad_dim* d, pad_w
 
 /* ---- Row kernels by element size -----------------------------------------------------------
  * An output far larger than the caches is written with non-temporal stores where it is
- * contiguous (dmlc_copy_stream_lines, dmlc_fill_stream_lines in kernels/stream.h): they
- * skip reading every destination line into the cache before writing it, a third of the
- * memory traffic of a copy.  Only whole 64-byte lines are streamed, since a row's first
- * and last lines are shared with the borders, which take ordinary stores.  Used from
- * 32 MiB of output, for runs of 256 bytes or more. */
+ * contiguous (dmlc_copy_stream_lines, dmlc_fill_stream_lines): they skip reading every
+ * destination line into the cache before writing it, a third of the memory traffic of a
+ * copy.  Only whole 64-byte lines are streamed, since a row's first and last lines are
+ * shared with the borders, which take ordinary stores.  Used from 32 MiB of output, for
+ * runs of 256 bytes or more. */
 #define PAD_STREAM_MIN_BYTES ((uint64_t)32 << 20)
 #define PAD_STREAM_MIN_RUN 256
 
