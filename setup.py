@@ -31,7 +31,13 @@ def header_version():
 
 
 CORE_SOURCES = sorted(glob.glob("src/*.c") + glob.glob("src/ops/*.c") + glob.glob("src/kernels/*.c"))
-CORE_DEPENDS = sorted(glob.glob("src/*.h") + glob.glob("src/*.def") + glob.glob("src/*.inc") + ["include/directml_py.h"])
+CORE_DEPENDS = sorted([f for ext in ("h", "def", "inc") for f in glob.glob(f"src/**/*.{ext}", recursive=True)]
+                      + ["include/directml_py.h"])
+if not CORE_SOURCES or not os.path.exists("include/directml_py.h"):
+    # Without them the library links empty and the extensions fail at import with an
+    # undefined dmlc* symbol: say so here instead.
+    sys.exit("setup.py: the C core's sources (src/, include/directml_py.h) are missing; build from a "
+             "checkout of dmlc or from its complete sdist (MANIFEST.in lists what the sdist carries)")
 
 if sys.platform == "win32":
     LIB_FILE = "directml_py.dll"
@@ -59,6 +65,11 @@ class build_ext(_build_ext):
         lib_dir = self.build_core()
         for ext in self.extensions:
             ext.library_dirs.append(lib_dir)
+        if self.compiler.compiler_type != "msvc":
+            # Python's LDSHARED may carry the build machine's own rpath (pyenv's
+            # -Wl,-rpath,<prefix>/lib), which a wheel would take anywhere, searched before
+            # $ORIGIN: the extensions find libdirectml_py beside them, and need nothing else.
+            self.compiler.linker_so = [a for a in self.compiler.linker_so if not a.startswith("-Wl,-rpath")]
         super().build_extensions()
 
     def build_core(self):
@@ -126,5 +137,9 @@ setup(
     version=header_version(),
     ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
     cmdclass={"build_ext": build_ext},
-    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "py.typed", "models/*.json", "models/*.md"], "dmlc.include": ["directml_py.h"]},
+    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "py.typed", "models/*.json", "models/*.md", "pkgconfig/*.pc",
+                           "cmake/*.cmake"],
+                  "dmlc.include": ["directml_py.h"]},
+    # Cython's generated C is a build intermediate: the .pyx sources travel, not their output.
+    exclude_package_data={"dmlc": ["*.c"]},
 )

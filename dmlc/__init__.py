@@ -1,8 +1,17 @@
 """dmlc: DirectML's tensor operators, executed on the CPU.
 
-NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ...), a cffi handle on the
-shared library for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``,
+``slice``, ``tile``, ``max_unpool``, ``avg_pool``, ...), a cffi handle on the shared library for raw
+``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
+
+Arrays from other libraries: every function reads any CPU object with ``__dlpack__``
+(PyTorch, JAX, ...), the array interface or the buffer protocol in place, read-only ones
+included, and ``out=`` may be any writable CPU object of those kinds (the call writes its
+memory and returns it).  A tensor on another device, one that requires grad, and dtypes
+dmlc lacks (bfloat16, bool, complex) raise ``TypeError``; a read-only ``out=`` and one
+whose elements share memory raise ``ValueError``.  Results are NumPy arrays, which
+``torch.from_dlpack`` and ``jax.numpy.from_dlpack`` take without a copy.
 """
 import os as _os
 
@@ -31,8 +40,13 @@ from dmlc._pool import (get_output_pool_limit, output_pool_info, release_output_
 from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
+from dmlc.max_unpooling import max_unpool  # noqa: E402
+from dmlc.average_pooling import avg_pool  # noqa: E402
 from dmlc.padding import pad  # noqa: E402
 from dmlc.split_join import join, split  # noqa: E402
+from dmlc.element_wise_identity import identity  # noqa: E402
+from dmlc.slicing import slice  # noqa: E402
+from dmlc.tiling import tile  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -70,6 +84,8 @@ __all__ = [
     "pad",
     "split", "join",
     "max_pool",
+    "identity", "slice", "tile",
+    "max_unpool", "avg_pool",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

@@ -10,3 +10,39 @@ def index_of(value, fname, argname):
         return operator.index(value)
     except TypeError:
         raise TypeError(f"{fname}: {argname} must be an int, not {type(value).__name__}") from None
+
+
+def ints_per_axis(values, n, fname, argname, lo, hi, per="dimension"):
+    """values, one int for all n axes or a sequence of n ints, as a list of Python ints in
+    [lo, hi]; ValueError/TypeError name fname, argname and the axis."""
+    if isinstance(values, bool):
+        raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, not bool")
+    if hasattr(values, "__index__") and not (hasattr(values, "ndim") and values.ndim > 0):
+        values = [index_of(values, fname, argname)] * n
+        where = [argname] * n
+    else:
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, not {type(values).__name__}")
+        values = list(values)
+        if len(values) != n:
+            raise ValueError(f"{fname}: {argname} has {len(values)} values, expected {n} (one per {per} of x)")
+        where = [f"{argname}[{i}]" for i in range(n)]
+        values = [index_of(v, fname, w) for v, w in zip(values, where)]
+    for v, w in zip(values, where):
+        if v < lo or v > hi:
+            raise ValueError(f"{fname}: {w} is {v}, expected {lo} to {hi}")
+    return values
+
+
+def check_out(out, shape, dtype):
+    """out as the core's bindings check it (the same messages), for results computed in Python."""
+    import numpy as np
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+    if out.dtype != dtype:
+        raise TypeError(f"out has dtype {out.dtype}, expected {dtype}")
+    if out.shape != shape:
+        raise ValueError(f"out has shape {out.shape}, expected {shape}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    return out

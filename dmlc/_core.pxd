@@ -27,6 +27,8 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_SPLIT
         DML_OPERATOR_JOIN
         DML_OPERATOR_MAX_POOLING2
+        DML_OPERATOR_MAX_UNPOOLING
+        DML_OPERATOR_AVERAGE_POOLING1
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -107,6 +109,51 @@ cdef extern from "directml_py.h" nogil:
         const UINT* EndPadding
         const UINT* Dilations
 
+    # ELEMENT_WISE_IDENTITY, SLICE1, TILE (the enum values are declared here rather than in
+    # DML_OPERATOR_TYPE's block above: Cython only needs their names).
+    ctypedef int INT
+    const DML_OPERATOR_TYPE DML_OPERATOR_ELEMENT_WISE_IDENTITY
+    const DML_OPERATOR_TYPE DML_OPERATOR_SLICE1
+    const DML_OPERATOR_TYPE DML_OPERATOR_TILE
+
+    ctypedef struct DML_SCALE_BIAS:
+        FLOAT Scale
+        FLOAT Bias
+
+    ctypedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        const DML_SCALE_BIAS* ScaleBias
+
+    ctypedef struct DML_SLICE1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* InputWindowOffsets
+        const UINT* InputWindowSizes
+        const INT* InputWindowStrides
+
+    ctypedef struct DML_TILE_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT RepeatsCount
+        const UINT* Repeats
+    ctypedef struct DML_AVERAGE_POOLING1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* Strides
+        const UINT* WindowSize
+        const UINT* StartPadding
+        const UINT* EndPadding
+        const UINT* Dilations
+        BOOL IncludePadding
+
+    ctypedef struct DML_MAX_UNPOOLING_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
         UINT64 Offset
@@ -157,14 +204,16 @@ cdef struct Tensor:
 
 # The DML_TENSOR_DATA_TYPE of an array's dtype; raises TypeError for anything else.
 cdef int dml_type_of(cnp.ndarray a, str name) except -1
-# x as an ndarray the core can read in place (copies only negative or odd strides).
+# x as an ndarray the core can read in place: any ndarray, DLPack, array-interface or buffer
+# object without a copy (copies only negative, odd or huge strides and unaligned data).
 cdef cnp.ndarray as_input(object x, str name)
 # True if as_input(x, name) would return x itself (no copy, no error).
 cdef bint input_ready(object x)
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
-# The array the core writes: out itself, or a fresh/temporary array when out is None or
-# cannot be written in place; finish_output() copies a temporary back into out.
+# The array the core writes: out itself (or a view of its memory when out is a DLPack,
+# array-interface or buffer object), or a fresh/temporary array when out is None or cannot
+# be written in place; finish_output() copies a temporary back into out and returns out.
 cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name)
 cdef object finish_output(cnp.ndarray result, object out)
 # Runs desc with the GIL released and raises the core's message on failure.
@@ -177,9 +226,13 @@ cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, U
 # Output shapes come from the core (flags: DMLC_INFER_FLAGS); outputs are out0/out1 or
 # new arrays of x's dtype / dtype1 (dtype1 None: slot 1 stays unbound).  Returns the
 # result, or the pair of results with dtype1.
+# in_place: the operator is element-wise and may read x where it writes out0 (as DirectML
+# allows ELEMENT_WISE_IDENTITY): an out0 that is exactly x's memory and layout is bound as
+# it is instead of reading from a copy of x.
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
-                      const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*)
+                      const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*,
+                      bint in_place=*)
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1
@@ -188,3 +241,5 @@ cdef int raise_hr(HRESULT hr) except -1
 # True if the memory of a and b (as accepted by as_input/as_output) may overlap; callers
 # copy an input that overlaps out=, as NumPy's ufuncs do.
 cdef bint may_overlap(cnp.ndarray a, cnp.ndarray b)
+# True if a and b are the same memory in the same layout: every element at one address.
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b)

@@ -9,6 +9,7 @@ cimport numpy as cnp
 from libc.stdint cimport uintptr_t
 
 from dmlc._args import index_of
+from dmlc._interop import copy_into, input_array, output_array
 from dmlc._pool cimport new_array
 
 cnp.import_array()
@@ -209,12 +210,14 @@ cdef cnp.ndarray as_input(object x, str name):
     if cnp.PyArray_Check(x):
         a = <cnp.ndarray>x
     else:
-        a = np.asarray(x)
+        a = <cnp.ndarray>input_array(x, name)  # DLPack, array interface, buffer, array-like
     if not cnp.PyArray_ISNOTSWAPPED(a):
         a = a.astype(a.dtype.newbyteorder("="))
     dml_type_of(a, name)
     if not in_place_ok(a):
-        a = np.ascontiguousarray(a)
+        # A fresh C-ordered copy, aligned (np.ascontiguousarray would keep an unaligned
+        # contiguous array, e.g. np.frombuffer(blob, np.float32, offset=1), as it is).
+        a = np.array(a, order="C")
     return a
 
 
@@ -233,15 +236,17 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     cdef cnp.ndarray o
     if out is None:
         return empty_of(shape, dtype)
-    if not cnp.PyArray_Check(out):
-        raise TypeError(f"{name} must be a numpy.ndarray, not {type(out).__name__}")
-    o = <cnp.ndarray>out
-    if o.dtype != dtype:
+    if cnp.PyArray_Check(out):
+        o = <cnp.ndarray>out
+    else:
+        o = <cnp.ndarray>output_array(out, name)  # a view of out's memory
+    if o.dtype != dtype and o.dtype.newbyteorder("=") != dtype:  # another byte order: via a temporary below
         raise TypeError(f"{name} has dtype {o.dtype}, expected {dtype}")
     if (<object>o).shape != shape:
         raise ValueError(f"{name} has shape {(<object>o).shape}, expected {shape}")
     if not cnp.PyArray_ISWRITEABLE(o):
         raise ValueError(f"{name} is read-only")
+    check_distinct_elements(o, name)
     if not cnp.PyArray_ISNOTSWAPPED(o) or not in_place_ok(o):
         return empty_of(shape, dtype)  # computed here, then copied into out by finish_output
     return o
@@ -250,8 +255,45 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
 cdef object finish_output(cnp.ndarray result, object out):
     if out is None or result is out:
         return result
+    if not cnp.PyArray_Check(out):
+        # result views out's memory (its base holds that memory), or it is a temporary of
+        # its own that as_output made because out could not be written in place.
+        return out if (<object>result).base is not None else copy_into(out, result)
     np.copyto(out, result)
     return out
+
+
+cdef int check_distinct_elements(cnp.ndarray o, str name) except -1:
+    """Refuses an out= whose strides give two elements the same memory: the core writes each
+    element once, on any thread, so which write landed would be a matter of timing.  Taken
+    by increasing |stride|, each axis's stride must reach past the bytes the smaller-strided
+    axes span (the core's rule, which also refuses interleaved strides).  Example: float32
+    strides (4, 4) for shape (2, 5): axis 0 spans bytes 0..7, and axis 1's stride 4 lands
+    inside it."""
+    cdef int nd = cnp.PyArray_NDIM(o), i
+    cdef cnp.npy_intp* shape = cnp.PyArray_DIMS(o)
+    cdef cnp.npy_intp* st = cnp.PyArray_STRIDES(o)
+    if cnp.PyArray_IS_C_CONTIGUOUS(o) or cnp.PyArray_IS_F_CONTIGUOUS(o) or cnp.PyArray_SIZE(o) == 0:
+        return 0
+    axes = sorted((abs(st[i]), i) for i in range(nd) if shape[i] > 1)
+    span = cnp.PyArray_ITEMSIZE(o)  # bytes the axes so far span: last offset + item size
+    done = []
+    for stride, i in axes:
+        if stride == 0:
+            raise ValueError(f"{name} has stride 0 on axis {i} of length {shape[i]}: its elements share memory, and "
+                             f"each element of {name} must have memory of its own")
+        if stride < span:
+            where = (f"{name} has strides {(<object>o).strides} for shape {(<object>o).shape}: ")
+            if len(done) == 1:
+                raise ValueError(where + f"axes {min(i, done[0])} and {max(i, done[0])} overlap, since axis {i}'s "
+                                 f"stride {stride} is less than {span}, the bytes axis {done[0]} spans; each element "
+                                 f"of {name} must have memory of its own")
+            others = ", ".join(map(str, done[:len(done) - 1])) + f" and {done[len(done) - 1]}"
+            raise ValueError(where + f"axis {i} overlaps axes {others}, since its stride {stride} is less than "
+                             f"{span}, the bytes those axes span; each element of {name} must have memory of its own")
+        span += (shape[i] - 1) * stride
+        done.append(i)
+    return 0
 
 
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
@@ -339,7 +381,8 @@ cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray 
 
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
-                      const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname=""):
+                      const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname="",
+                      bint in_place=False):
     cdef DMLC_TENSOR_SIZES sizes[2]
     cdef DMLC_BUFFER_BINDING outs[2]
     cdef Tensor tout0, tout1
@@ -359,7 +402,8 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
         if r1 is None:
             return finish_output(r0, out0)
         return finish_output(r0, out0), finish_output(r1, out1)
-    if (out0 is not None and may_overlap(x, r0)) or (out1 is not None and may_overlap(x, r1)):
+    if (out0 is not None and may_overlap(x, r0) and not (in_place and same_elements(x, r0))) or \
+            (out1 is not None and may_overlap(x, r1)):
         x = x.copy()  # an input that shares memory with out= is read from a copy, as NumPy's ufuncs do
         bind(tin, x, dml_type)
     if r1 is not None and may_overlap(r0, r1):
@@ -398,3 +442,17 @@ cdef uintptr_t extent(cnp.ndarray a):
         if shape[i] > 1:
             last += <uintptr_t>((shape[i] - 1) * st[i])
     return last + <uintptr_t>cnp.PyArray_ITEMSIZE(a)
+
+
+cdef bint same_elements(cnp.ndarray a, cnp.ndarray b):
+    """True if a and b have one shape and every element at the same address."""
+    cdef int nd = cnp.PyArray_NDIM(a), i
+    if cnp.PyArray_DATA(a) != cnp.PyArray_DATA(b) or cnp.PyArray_NDIM(b) != nd or \
+            cnp.PyArray_ITEMSIZE(a) != cnp.PyArray_ITEMSIZE(b):
+        return False
+    for i in range(nd):
+        if cnp.PyArray_DIMS(a)[i] != cnp.PyArray_DIMS(b)[i]:
+            return False
+        if cnp.PyArray_DIMS(a)[i] > 1 and cnp.PyArray_STRIDES(a)[i] != cnp.PyArray_STRIDES(b)[i]:
+            return False
+    return True

@@ -124,7 +124,7 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
                              f"{' + ...' if k > 16 else ''}), expected x.shape[{axis}] {n}")
     if out is not None:
         if not isinstance(out, (list, tuple)):
-            raise TypeError(f"{fname}: out must be a list of numpy.ndarray, not {type(out).__name__}")
+            raise TypeError(f"{fname}: out must be a list of arrays (one per part), not {type(out).__name__}")
         if len(out) != k:
             raise ValueError(f"{fname}: out has {len(out)} arrays, expected {k} (one per part)")
     results = [None] * k
@@ -149,7 +149,7 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
                 break
         for i in range(1, k):
             r = results[i]
-            if not sizes[i] or r is not out[i]:
+            if not sizes[i]:  # (a temporary overlaps nothing; out[i] may be a tensor r views)
                 continue
             for j in range(i):
                 if sizes[j] and may_overlap(r, <cnp.ndarray>results[j]):

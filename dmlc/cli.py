@@ -1,12 +1,17 @@
 """The dmlc command line: ``python -m dmlc`` or the ``dmlc`` script.
 
-Subcommands: ``run`` (models in the JSON format of DirectML's DxDispatch tool),
-``examples`` (DirectML's worked examples), ``bench`` (the benchmark) and ``config``
-(compiler flags for C builds).  Bad usage exits with status 2 (argparse's
-convention); a failed command exits with status 1 and a message on stderr.
+Subcommands: ``run`` (models in the JSON format of DirectML's DxDispatch tool, and
+``--compare`` of their results with a GPU's), ``examples`` (DirectML's worked examples),
+``bench`` (the benchmark) and ``config`` (compiler flags for C builds).  Bad usage exits
+with status 2 (argparse's convention); a failed command exits with status 1 and a message
+on stderr, except ``run --compare``, which exits as ``diff`` does: 0 when everything
+matches, 1 on a mismatch, 2 on an error.  Output cut short by a closed pipe
+(``dmlc examples | head -1``) ends the command quietly, as Unix tools end.
 """
 import argparse
+import math
 import os
+import signal
 import sys
 
 import numpy as np
@@ -28,21 +33,58 @@ def shipped_models():
 def cmd_run(args):
     """Run a model written in the JSON format of DirectML's DxDispatch tool: create its
     resources and operators, then execute its commands (dispatch, print, writeFile) in
-    order, printing resources the way DxDispatch does."""
+    order, printing resources the way DxDispatch does.  With --compare DIR, then compare
+    every resource that has a file DIR/<name>.npy (a GPU's result, as DxDispatch's
+    writeFile writes it) with dmlc's, and exit 0 when all match, 1 on a mismatch, 2 on an
+    error."""
+    from dmlc import compare
     from dmlc.model import Model, ModelError
 
     path = args.model
     shipped = shipped_models()
     if not os.path.exists(path) and path in shipped:
         path = shipped[path]
+    failed = 2 if args.compare is not None else 1
     try:
         model = Model.load(path)
+        # The files are read and checked before anything runs, as the model itself is.
+        expected = compare.load_expected(args.compare, model.resources) if args.compare is not None else []
         model.run(sys.stdout)
-    except ModelError as e:
+        if args.emit_expected is not None:
+            compare.emit_expected(args.emit_expected, model.resources, sys.stdout)
+    except (ModelError, compare.CompareError) as e:
         sys.stdout.flush()
-        print(f"dmlc run: {args.model}: {e}", file=sys.stderr)
-        return 1
-    return 0
+        for line in getattr(e, "messages", [str(e)]):
+            print(f"dmlc run: {args.model}: {line}", file=sys.stderr)
+        return failed
+    if args.compare is None:
+        return 0
+    tolerance = compare.Tolerance(args.ulp, args.atol, args.strict_zero)
+    results = [compare.compare(x, tolerance) for x in expected]
+    for result in results:
+        print(compare.report(result))
+    print(compare.summary(results, tolerance))
+    return 1 if any(r.mismatches for r in results) else 0
+
+
+def _ulp_count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of ULPs, 0 or more, not {text!r}")
+    return value
+
+
+def _abs_tolerance(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value >= 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, 0 or more, not {text!r}")
+    return value
 
 
 def cmd_examples(args):
@@ -95,14 +137,17 @@ def config_flags():
     if sys.platform != "win32":
         # The rpath lets the program find libdirectml_py without LD_LIBRARY_PATH.
         libs += f" -Wl,-rpath,{libdir}"
-    return {"cflags": f"-I{include}", "libs": libs, "includedir": include, "libdir": libdir}
+    here = os.path.dirname(os.path.abspath(dmlc.__file__))
+    return {"cflags": f"-I{include}", "libs": libs, "includedir": include, "libdir": libdir,
+            "pkgconfigdir": os.path.join(here, "pkgconfig"), "cmakedir": os.path.join(here, "cmake")}
 
 
 def cmd_config(args):
     """Print what a C or C++ build against libdirectml_py needs, in the order asked, on one
-    line: cc app.c $(dmlc config --cflags --libs)"""
+    line: cc app.c $(dmlc config --cflags --libs).  pkg-config and CMake users point their
+    tool at --pkgconfigdir (dmlc.pc) or --cmakedir (find_package(dmlc))."""
     if not args.items:
-        args.parser.error("give at least one of --cflags, --libs, --includedir, --libdir")
+        args.parser.error("give at least one of --cflags, --libs, --includedir, --libdir, --pkgconfigdir, --cmakedir")
     flags = config_flags()
     print(" ".join(flags[item] for item in args.items))
     return 0
@@ -121,7 +166,17 @@ def build_parser():
                               + ", ".join(shipped_models()) + ".")
     p.add_argument("model", metavar="MODEL.json",
                    help="the model file; .npy and raw files it names are found beside it")
-    p.set_defaults(func=cmd_run)
+    p.add_argument("--compare", metavar="DIR",
+                   help="compare every resource that has a file DIR/<name>.npy with dmlc's result (exact unless "
+                        "--ulp or --atol); exit 0 if all match, 1 on a mismatch, 2 on an error")
+    p.add_argument("--ulp", metavar="N", type=_ulp_count,
+                   help="with --compare: finite values within N units in the last place match (integers: within N)")
+    p.add_argument("--atol", metavar="X", type=_abs_tolerance,
+                   help="with --compare: finite values within X of each other match")
+    p.add_argument("--strict-zero", action="store_true", help="with --compare: -0 and +0 differ")
+    p.add_argument("--emit-expected", metavar="DIR",
+                   help="after running, write every resource to DIR/<name>.npy (as DxDispatch's writeFile)")
+    p.set_defaults(func=cmd_run, parser=p)
 
     p = sub.add_parser("examples", help="run the worked examples of DirectML's reference pages",
                        description=cmd_examples.__doc__)
@@ -137,16 +192,44 @@ def build_parser():
     for item, text in [("cflags", "the preprocessor flags: -I<includedir>"),
                        ("libs", "the linker flags: -L<libdir> -ldirectml_py and an rpath"),
                        ("includedir", "the directory holding directml_py.h"),
-                       ("libdir", "the directory holding libdirectml_py")]:
+                       ("libdir", "the directory holding libdirectml_py"),
+                       ("pkgconfigdir", "the directory holding dmlc.pc: put it on PKG_CONFIG_PATH"),
+                       ("cmakedir", "the directory holding dmlcConfig.cmake: pass it as -Ddmlc_DIR")]:
         p.add_argument(f"--{item}", dest="items", action="append_const", const=item, help=text)
     p.set_defaults(func=cmd_config, parser=p, items=[])
     return parser
 
 
-def main(argv=None):
+def quiet_on_broken_pipe(command, *args):
+    """command(*args), ending quietly when stdout's reader has gone (`dmlc examples | head
+    -1`), as Unix tools do: no traceback, and the exit status a shell gives a tool that
+    SIGPIPE ended (128 + 13), where the platform has that signal."""
+    try:
+        try:
+            return command(*args)
+        finally:
+            # Inside the guard: output still buffered when the reader left fails here (also
+            # after argparse's --help, whose SystemExit goes on when the flush succeeds).
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit; point it at devnull so that flush succeeds.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 128 + signal.SIGPIPE if hasattr(signal, "SIGPIPE") else 1
+
+
+def _main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    if args.func is cmd_run and args.compare is None and (args.ulp is not None or args.atol is not None
+                                                          or args.strict_zero):
+        args.parser.error("--ulp, --atol and --strict-zero apply to --compare DIR, which is missing")
     return args.func(args)
+
+
+def main(argv=None):
+    return quiet_on_broken_pipe(_main, argv)

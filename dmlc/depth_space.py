@@ -5,9 +5,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dmlc._depth_space import depth_space as _depth_space
-from dmlc._enums import DepthSpaceOrder
+from dmlc._enums import DepthSpaceOrder, enum_value
 
 __all__ = ["depth_to_space", "space_to_depth"]
+
+
+def _order(order, fname):
+    return enum_value(order, DepthSpaceOrder, fname, "order")
 
 
 def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
@@ -25,8 +29,10 @@ def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
         ``out[n, c, h*b+i, w*b+j] = x[n, (i*b+j)*Co + c, h, w]``;
         ``column_row_depth`` (ONNX CRD, PyTorch ``pixel_shuffle``):
         ``out[n, c, h*b+i, w*b+j] = x[n, c*b*b + i*b + j, h, w]``.
-    out : ndarray, optional
-        Where to write the result, shape ``(N, C // b**2, H*b, W*b)`` and x's dtype.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result, shape ``(N, C // b**2, H*b, W*b)`` and x's dtype: an
+        ndarray, or a PyTorch tensor or any object with ``__dlpack__``, the array interface
+        or the buffer protocol, written in place and returned.
 
     Returns
     -------
@@ -56,8 +62,9 @@ def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
         Width and height of the moved blocks, at least 1.
     order : {"depth_column_row", "column_row_depth"} or DepthSpaceOrder
         See :func:`depth_to_space`.
-    out : ndarray, optional
-        Where to write the result, shape ``(N, C*b*b, H // b, W // b)``.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result, shape ``(N, C*b*b, H // b, W // b)`` (any object
+        :func:`depth_to_space` takes as ``out``).
 
     Returns
     -------

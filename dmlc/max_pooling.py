@@ -57,8 +57,9 @@ def max_pool(x: ArrayLike, window_size: Union[int, Sequence[int]], *,
         Output size per axis ``ceil((n + start + end - k) / stride) + 1`` instead of the
         floor, with ``k = (window - 1) * dilation + 1``.  A last window that covers only
         padding is kept (unlike PyTorch, which drops it) and gives the lowest value.
-    out : ndarray, or a pair (values, indices) with ``return_indices``, optional
-        Where to write the results.
+    out : ndarray or writable CPU tensor, or a pair (values, indices) with ``return_indices``, optional
+        Where to write the results (ndarrays, PyTorch tensors, any objects with
+        ``__dlpack__``, the array interface or the buffer protocol); returned as given.
 
     Returns
     -------

@@ -11,7 +11,9 @@ A model has three parts (DxDispatch/doc/Guide.md in github.com/microsoft/DirectM
 
 The desc structs are built generically from the declarations of ``directml_py.h`` that
 ``dmlc.ffi`` holds: the kind of each struct field (tensor desc, tensor desc array, UINT,
-UINT array, FLOAT, enum, DML_SCALAR_UNION) says how its JSON is read, so every operator the
+UINT or INT array, FLOAT, enum, DML_SCALAR_UNION, an optional DML_SCALE_BIAS) says how its
+JSON is read, so every operator the header declares is handled by the same code.  The defaults and output formats follow
+UINT array, FLOAT, BOOL, enum, DML_SCALAR_UNION) says how its JSON is read, so every operator the
 header declares is handled by the same code.  The defaults and output formats follow
 DxDispatch's parser and executor (DxDispatch/src/model/JsonParsers.cpp,
 DxDispatch/src/dxdispatch/Executor.cpp, DmlDispatchable.cpp); where dmlc differs it says so.
@@ -166,6 +168,13 @@ def _uint32_list(value, path):
     return [_uint32(v, _index(path, i)) for i, v in enumerate(value)]
 
 
+def _int32_list(value, path):
+    """A `const INT*` field (SLICE1's InputWindowStrides), as DxDispatch's ParseInt32Array."""
+    if not isinstance(value, list):
+        raise ModelError(path, f"expected an array of signed integers, got {_show(value)}")
+    return [_int(v, _index(path, i), -2**31, 2**31 - 1, "a signed 32-bit integer") for i, v in enumerate(value)]
+
+
 # ---- Enums, read from the header -----------------------------------------------------------
 
 _ENUMS = {}
@@ -273,6 +282,13 @@ class Resource:
     @property
     def size(self):
         return self.buffer.size
+
+    def values(self, count=None):
+        """The first count elements of the buffer (all that fit by default) as the
+        resource's dtype: a view, read after the commands ran to see what they wrote."""
+        if count is None:
+            count = self.size // self.dtype.itemsize
+        return self.buffer[:count * self.dtype.itemsize].view(self.dtype)
 
 
 def _file_values(spec, path, model_dir, type_name, type_path):
@@ -426,7 +442,7 @@ class BindPoint:
 
     def __init__(self, name, totals, present=True, optional=False):
         self.name = name
-        self.is_input = name.startswith("Input")
+        self.is_input = not name.startswith("Output")  # InputTensor, IndicesTensor, ...: DirectML names outputs Output*
         self.totals = totals
         self.present = present
         self.optional = optional
@@ -457,9 +473,28 @@ class _Builder:
         self.keep.append(obj)
         return obj
 
-    def uints(self, values):
+    def uints(self, values, ctype="UINT"):
         # An empty array is NULL, as DxDispatch's AsPointer makes it.
-        return self.new("UINT[]", values) if values else ffi.NULL
+        return self.new(f"{ctype}[]", values) if values else ffi.NULL
+
+    def struct_pointer(self, value, ctype, path):
+        """An optional pointer to a struct of scalars (DML_SCALE_BIAS): NULL when the field is
+        absent or null, else an object with every field of the struct, as DxDispatch reads
+        ScaleBias ({"Scale": 2, "Bias": 10})."""
+        if value is None:
+            return ffi.NULL
+        obj = _object(value, path, f"a {ctype.cname} object or null")
+        names = [n for n, _ in ctype.fields]
+        unknown = [k for k in obj if k not in names]
+        if unknown:
+            raise ModelError(_key(path, unknown[0]), f"{ctype.cname} has no field {unknown[0]!r} (its fields: "
+                                                     f"{', '.join(names)})")
+        init = {}
+        for fname, field in ctype.fields:
+            if field.type.kind != "primitive" or field.type.cname != "float":
+                raise ModelError(_key(path, fname), f"dmlc cannot read a {field.type.cname} field")
+            init[fname] = _float(_get(obj, fname, path), _key(path, fname))
+        return self.new(f"{ctype.cname}*", init)
 
     def buffer_tensor(self, obj, path):
         """The fields of a DML_TENSOR_DESC with DxDispatch's defaults: Type BUFFER, Flags
@@ -568,10 +603,20 @@ class _Builder:
                 values = _uint32_list(_get(desc, fname, dpath), fpath)
                 init[fname] = self.uints(values)
                 arrays[fname] = len(values)
+            elif ftype.kind == "pointer" and ftype.item.cname == "int":
+                values = _int32_list(_get(desc, fname, dpath), fpath)
+                init[fname] = self.uints(values, "INT")
+                arrays[fname] = len(values)
+            elif ftype.kind == "pointer" and ftype.item.kind == "struct":
+                # DirectML's struct pointers besides tensors are optional (_Maybenull_).
+                init[fname] = self.struct_pointer(desc.get(fname), ftype.item, fpath)
             elif ftype.kind == "primitive" and ftype.cname == "unsigned int":
                 later.append(fname)  # counts are checked against the arrays they count
             elif ftype.kind == "primitive" and ftype.cname == "float":
                 init[fname] = _float(_get(desc, fname, dpath), fpath)
+            elif ftype.kind == "primitive" and ftype.cname == "int":
+                # BOOL (IncludePadding): DxDispatch's ParseBoolField takes JSON true/false only.
+                init[fname] = int(_bool(_get(desc, fname, dpath), fpath))
             elif ftype.kind == "enum":
                 init[fname] = _enum(_get(desc, fname, dpath), ftype.cname, fpath)
             elif ftype.kind == "union" and ftype.cname == "DML_SCALAR_UNION":
@@ -591,8 +636,16 @@ class _Builder:
                 init[fname] = length
                 if fname in desc and _uint32(desc[fname], fpath) != length:
                     raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} tensor descs")
+            elif fname.endswith("Count") and fname[:-len("Count")] in arrays:
+                # The length of the array it names (TILE's RepeatsCount of Repeats): the core
+                # reads that many values, so another number is refused; absent, it is derived.
+                array_name = fname[:-len("Count")]
+                length = arrays[array_name]
+                if fname in desc and _uint32(desc[fname], fpath) != length:
+                    raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} values")
+                init[fname] = length
             elif fname == "DimensionCount" and arrays:
-                # The length of every UINT array of the desc (StartPadding, WindowSize, ...).
+                # The length of every array of the desc (StartPadding, InputWindowStrides, ...).
                 # DxDispatch requires it; dmlc derives it from the arrays when it is absent.
                 first = next(iter(arrays))
                 if fname in desc:

@@ -9,13 +9,17 @@ from typing import Optional, Sequence, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dmlc._enums import PaddingMode
+from dmlc._enums import PaddingMode, enum_value
 from dmlc._padding import pad as _pad
 
 __all__ = ["pad"]
 
 _FLOAT_FORMATS = {2: "=e", 4: "=f", 8: "=d"}
 _ZEROS = {1: b"\0", 2: b"\0" * 2, 4: b"\0" * 4, 8: b"\0" * 8}
+
+
+def _mode(mode):
+    return enum_value(mode, PaddingMode, "pad", "mode")
 
 
 def _real(value):
@@ -101,8 +105,10 @@ def pad(x: ArrayLike, start_padding: Union[int, Sequence[int]], end_padding: Uni
         saturate to the dtype's range (NaN gives 0); float dtypes round to nearest even.
         Python ints are converted exactly (an int64 beyond 2**53 stays exact), and a NumPy
         scalar of x's dtype is used bit for bit.  Ignored by the other modes.
-    out : ndarray, optional
-        Where to write the result: x's dtype, shape ``x.shape + start + end``.
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result: x's dtype, shape ``x.shape + start + end``; an ndarray,
+        or a PyTorch tensor or any object with ``__dlpack__``, the array interface or the
+        buffer protocol, written in place and returned.
 
     Returns
     -------

@@ -44,9 +44,10 @@ def split(x: ArrayLike, sections_or_sizes: Union[int, Sequence[int]], axis: int,
         points); the sizes must sum to ``x.shape[axis]`` and may be 0 (an empty part).
     axis : int
         The axis to split; negative values count from the end.
-    out : list of ndarray, optional
+    out : list of ndarray or writable CPU tensors, optional
         One array per part, each with x's dtype and the part's shape.  They may be views
-        with any strides (into one larger array, say).
+        with any strides (into one larger array, say), PyTorch tensors, or any objects
+        with ``__dlpack__``, the array interface or the buffer protocol.
 
     Returns
     -------
@@ -71,7 +72,15 @@ def split(x: ArrayLike, sections_or_sizes: Union[int, Sequence[int]], axis: int,
         sections, sizes = sections_or_sizes, None
     else:
         sections, sizes = _sections_or_sizes(sections_or_sizes, "split")
-    return _split(x, sections, sizes, axis if type(axis) is int else index_of(axis, "split", "axis"), out, "split")
+    try:
+        return _split(x, sections, sizes, axis if type(axis) is int else index_of(axis, "split", "axis"), out, "split")
+    except MemoryError as e:
+        if e.args:  # NumPy's and the core's say what they could not allocate
+            raise
+        # Python's own lists of parts say nothing: 2**32 - 1 sections of an empty axis are
+        # 2**32 - 1 arrays, and even the list holding them does not fit.
+        count = sections if sections is not None else len(sizes)
+        raise MemoryError(f"split: not enough memory for {count} parts (one array each)") from None
 
 
 def join(arrays: Sequence[ArrayLike], axis: int, *, out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -85,8 +94,10 @@ def join(arrays: Sequence[ArrayLike], axis: int, *, out: Optional[np.ndarray] = 
         except on ``axis``.  Arrays may be views into one buffer, or overlap each other.
     axis : int
         The axis to join along; negative values count from the end.
-    out : ndarray, optional
-        Where to write the result (any strides: a slice of a larger array, say).
+    out : ndarray or writable CPU tensor, optional
+        Where to write the result (any strides: a slice of a larger array, say; a PyTorch
+        tensor or any object with ``__dlpack__``, the array interface or the buffer
+        protocol), written in place and returned.
 
     Returns
     -------

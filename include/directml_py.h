@@ -423,6 +423,35 @@ typedef struct DML_MAX_POOLING2_OPERATOR_DESC {
     const UINT* Dilations;
 } DML_MAX_POOLING2_OPERATOR_DESC;
 
+typedef struct DML_AVERAGE_POOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    BOOL IncludePadding;
+} DML_AVERAGE_POOLING_OPERATOR_DESC;
+
+typedef struct DML_AVERAGE_POOLING1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Strides;
+    const UINT* WindowSize;
+    const UINT* StartPadding;
+    const UINT* EndPadding;
+    const UINT* Dilations;
+    BOOL IncludePadding;
+} DML_AVERAGE_POOLING1_OPERATOR_DESC;
+
+typedef struct DML_MAX_UNPOOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+} DML_MAX_UNPOOLING_OPERATOR_DESC;
+
 typedef struct DML_DEPTH_TO_SPACE1_OPERATOR_DESC {
     const DML_TENSOR_DESC* InputTensor;
     const DML_TENSOR_DESC* OutputTensor;
@@ -447,6 +476,44 @@ typedef struct DML_PADDING1_OPERATOR_DESC {
     const UINT* StartPadding;
     const UINT* EndPadding;
 } DML_PADDING1_OPERATOR_DESC;
+/* ELEMENT_WISE_IDENTITY, SLICE, SLICE1, TILE: the data-movement neighbours. */
+typedef struct DML_SCALE_BIAS {
+    FLOAT Scale;
+    FLOAT Bias;
+} DML_SCALE_BIAS;
+
+typedef struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    const DML_SCALE_BIAS* ScaleBias;
+} DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+typedef struct DML_SLICE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* Offsets;
+    const UINT* Sizes;
+    const UINT* Strides;
+} DML_SLICE_OPERATOR_DESC;
+
+typedef struct DML_TILE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT RepeatsCount;
+    const UINT* Repeats;
+} DML_TILE_OPERATOR_DESC;
+
+/* InputWindowStrides is signed: a negative stride walks the window from its end.  (Some
+ * of Microsoft's pages print UINT; directml.h and the page's examples have INT.) */
+typedef struct DML_SLICE1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT DimensionCount;
+    const UINT* InputWindowOffsets;
+    const UINT* InputWindowSizes;
+    const INT* InputWindowStrides;
+} DML_SLICE1_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -478,7 +545,7 @@ DMLC_API HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR
 
 /* Runs op.  inputCount/outputCount equal the operator's tensor slots in desc field order
  * (MAX_POOLING1/2 always have two output slots; SPLIT has OutputCount outputs, JOIN
- * InputCount inputs). */
+ * InputCount inputs; MAX_UNPOOLING two inputs, Input then Indices). */
 DMLC_API HRESULT dmlcExecute(DMLC_OPERATOR* op,
                              UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                              UINT outputCount, const DMLC_BUFFER_BINDING* outputs);
@@ -507,8 +574,9 @@ typedef enum DMLC_INFER_FLAGS {
 /* The output sizes a desc implies, computed by the rules that dmlcCreateOperator checks,
  * so a caller can allocate its outputs without repeating DirectML's arithmetic.  Reads the
  * desc's input tensors and parameters only: output tensor pointers may be NULL, except
- * SPLIT's OutputTensors, whose Sizes[Axis] are the operator's parameters (only their
- * DimensionCount and Sizes are read).  Unlike dmlcCreateOperator it accepts input sizes of
+ * SPLIT's OutputTensors, whose Sizes[Axis] are the operator's parameters, and
+ * MAX_UNPOOLING's OutputTensor, whose Sizes are its parameter (their DimensionCount and
+ * Sizes are read and checked against the inputs, then returned).  Unlike dmlcCreateOperator it accepts input sizes of
  * 0 (NumPy's empty arrays), applying the same rules to them, and ignores the inputs'
  * TotalTensorSizeInBytes (nothing is bound).  outputCount must equal the
  * operator's output slots (2 for MAX_POOLING1/2: the indices get the values' sizes).
@@ -517,7 +585,9 @@ DMLC_API HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags,
                                       UINT outputCount, DMLC_TENSOR_SIZES* outputs);
 
 /* DirectML's DMLCalcBufferTensorSize: the bytes a buffer tensor addresses, rounded up to a
- * multiple of 4.  strides may be NULL (packed row-major). */
+ * multiple of 4.  strides may be NULL (packed row-major: the elements times their size);
+ * with strides, (the last addressed element's index + 1) times the element size, whatever
+ * the element count.  A size of 0 gives 0. */
 DMLC_API HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount,
                                           const UINT* sizes, const UINT* strides,
                                           UINT64* sizeInBytes);
@@ -529,9 +599,19 @@ DMLC_API const char* dmlcGetLastErrorMessage(void);
 DMLC_API UINT dmlcGetVersion(void);
 
 /* Threads a large operator is split across.  0 = the default: the DMLC_NUM_THREADS
- * environment variable, else every core.  Small tensors always run on the calling thread. */
+ * environment variable (a whole number from 1 to 1024; any other value is reported once on
+ * stderr with what is used instead), else every core.  Small tensors always run on the
+ * calling thread, and so does everything in a child forked after its parent ran threads
+ * (GNU OpenMP's pool does not survive fork), where dmlcGetThreadCount() returns 1. */
 DMLC_API HRESULT dmlcSetThreadCount(UINT count);
 DMLC_API UINT dmlcGetThreadCount(void);
+
+/* The instruction-set extensions dmlc's kernels use in this process, space-separated
+ * ("sse2 avx2 f16c" on an x86-64 CPU with AVX2), or "" when only the portable kernels run.
+ * The environment variable DMLC_CPU_FEATURES, read once per process, chooses: unset, ""
+ * or "native" for every extension the CPU has, "generic" for none.  Any other value makes
+ * this function and dmlcCreateOperator fail with E_INVALIDARG. */
+DMLC_API HRESULT dmlcGetCpuFeatures(const char** features);
 /* @cdef-end api */
 
 #ifdef __cplusplus
@@ -564,6 +644,14 @@ DMLC_STATIC_ASSERT(split_fields, offsetof(DML_SPLIT_OPERATOR_DESC, OutputTensors
 DMLC_STATIC_ASSERT(join_fields, offsetof(DML_JOIN_OPERATOR_DESC, InputTensors) == DMLC_PTR && offsetof(DML_JOIN_OPERATOR_DESC, Axis) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(max_pooling_fields, offsetof(DML_MAX_POOLING_OPERATOR_DESC, Strides) == 3 * DMLC_PTR && sizeof(DML_MAX_POOLING_OPERATOR_DESC) == 7 * DMLC_PTR);
 DMLC_STATIC_ASSERT(max_pooling2_fields, offsetof(DML_MAX_POOLING2_OPERATOR_DESC, DimensionCount) == 3 * DMLC_PTR && offsetof(DML_MAX_POOLING2_OPERATOR_DESC, Dilations) == 8 * DMLC_PTR);
+DMLC_STATIC_ASSERT(scale_bias_size, sizeof(DML_SCALE_BIAS) == 8 && offsetof(DML_SCALE_BIAS, Bias) == 4);
+DMLC_STATIC_ASSERT(identity_fields, offsetof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias) == 2 * DMLC_PTR && sizeof(DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC) == 3 * DMLC_PTR);
+DMLC_STATIC_ASSERT(slice_fields, offsetof(DML_SLICE_OPERATOR_DESC, Offsets) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_SLICE_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 2 * DMLC_PTR);
+DMLC_STATIC_ASSERT(slice1_fields, offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowOffsets) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_SLICE1_OPERATOR_DESC, InputWindowStrides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 2 * DMLC_PTR);
+DMLC_STATIC_ASSERT(tile_fields, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && sizeof(DML_TILE_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR);
+DMLC_STATIC_ASSERT(average_pooling_fields, offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR + 4, DMLC_PTR));
+DMLC_STATIC_ASSERT(average_pooling1_fields, offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, Dilations) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR + 4, DMLC_PTR));
+DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, IndicesTensor) == DMLC_PTR && offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, OutputTensor) == 2 * DMLC_PTR && sizeof(DML_MAX_UNPOOLING_OPERATOR_DESC) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(binding_size, sizeof(DMLC_BUFFER_BINDING) == DMLC_ALIGN_UP(DMLC_PTR + 16, 8));
 
 #endif /* DIRECTML_PY_H */

@@ -31,8 +31,10 @@ void dmlc_clear_error(void);
 
 /* The name of a DML_OPERATOR_TYPE value ("DML_OPERATOR_PADDING"), or NULL if unknown. */
 const char* dmlc_operator_type_name(DML_OPERATOR_TYPE type);
-/* The name of a DML_TENSOR_DATA_TYPE value ("FLOAT32"), or "UNKNOWN(<value>)". */
-const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[32]);
+/* The name of a DML_TENSOR_DATA_TYPE value ("FLOAT32"), or "<value> (not a DML_TENSOR_DATA_TYPE)"
+ * formatted into buf, which holds that text for any int ("-2147483648 (not a ...)" is 42 bytes). */
+#define DMLC_TYPE_NAME_SIZE 48
+const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[DMLC_TYPE_NAME_SIZE]);
 /* Element size of one of the eleven supported types, 0 for anything else. */
 UINT dmlc_data_type_size(DML_TENSOR_DATA_TYPE type);
 
@@ -119,6 +121,12 @@ HRESULT dmlc_shape_expect(dmlc_shapes* sh, UINT slot, const char* field, UINT di
 /* ---- The operator object -------------------------------------------------------------- */
 typedef struct DMLC_OPERATOR DMLC_OPERATOR_T;
 
+typedef enum dmlc_in_place {
+    DMLC_IN_PLACE_NEVER = 0,          /* outputs never overlap inputs (the default) */
+    DMLC_IN_PLACE_SAME_LAYOUT = 1,    /* element-wise, and input 0 and output 0 place every element alike */
+    DMLC_IN_PLACE_LAYOUTS_DIFFER = 2  /* element-wise, but this operator's layouts differ: never in place */
+} dmlc_in_place;
+
 /* Runs a validated operator on bound memory.  in[i]/out[i] point at Buffer + Offset of
  * each slot (NULL for an absent optional tensor).  Never fails for memory reasons: what
  * an operator needs is allocated at creation. */
@@ -133,6 +141,10 @@ struct DMLC_OPERATOR {
     dmlc_tensor* outputs;
     dmlc_execute_fn execute;
     void* state; /* the operator family's own parameters, in the same allocation */
+    /* Whether output 0 may be bound to exactly the memory of input 0: an element-wise
+     * operator run in place, as DirectML allows for ELEMENT_WISE_IDENTITY.  Any other
+     * overlap of an output with an input is refused by dmlcExecute. */
+    dmlc_in_place in_place;
 };
 
 /* One allocation holding the operator, its tensor slots and state_size bytes of state
@@ -162,16 +174,30 @@ typedef void (*dmlc_range_fn)(void* ctx, uint64_t begin, uint64_t end);
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx);
 UINT dmlc_thread_count(void);
 
+/* ---- CPU features (src/cpu.c) ------------------------------------------------------------
+ * The instruction-set extensions a kernel may use beyond the portable C of its fallback.
+ * dmlc_cpu_has(mask) is nonzero when the CPU has every one in mask and DMLC_CPU_FEATURES
+ * does not forbid them.  Kernels ask it when an operator is created (the streaming copy,
+ * a load and a compare, on each call). */
+#define DMLC_CPU_SSE2 1u /* x86: non-temporal stores for very large copies */
+#define DMLC_CPU_AVX2 2u /* x86: max pooling's vector path, with F16C */
+#define DMLC_CPU_F16C 4u
+int dmlc_cpu_has(unsigned features);
+/* E_INVALIDARG, with who's message, when DMLC_CPU_FEATURES holds a value not understood. */
+HRESULT dmlc_cpu_check(const char* who);
+
 /* ---- Strided copies (src/kernels/copy.c) -----------------------------------------------
  * A copy plan is an N-d loop over `sizes`, reading src and writing dst with per-dimension
  * strides in elements, outermost first.  Dimensions of size 1 are dropped and neighbours
  * that are contiguous in both tensors are merged, so a packed copy becomes one memcpy. */
+/* A plan may have twice a tensor's dimensions: TILE walks each axis as {repeat, position}. */
+#define DMLC_MAX_PLAN_DIMS (2 * DMLC_MAX_DIMS)
 typedef struct dmlc_copy_plan {
     UINT elem_size;
     UINT ndim;
-    uint64_t sizes[DMLC_MAX_DIMS];
-    int64_t dst_strides[DMLC_MAX_DIMS];
-    int64_t src_strides[DMLC_MAX_DIMS];
+    uint64_t sizes[DMLC_MAX_PLAN_DIMS];
+    int64_t dst_strides[DMLC_MAX_PLAN_DIMS];
+    int64_t src_strides[DMLC_MAX_PLAN_DIMS];
 } dmlc_copy_plan;
 
 void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const uint64_t* sizes,
@@ -182,14 +208,76 @@ void dmlc_copy_run(const dmlc_copy_plan* plan, void* dst, const void* src);
  * across threads themselves (SPLIT/JOIN pieces). */
 void dmlc_copy_run_serial(const dmlc_copy_plan* plan, void* dst, const void* src);
 
+/* ---- Element-wise maps (src/kernels/copy.c) --------------------------------------------
+ * dmlc_map_run walks a copy plan as dmlc_copy_run does (threads included) but hands each
+ * innermost row to fn: fn(ctx, dst, dst_stride, src, src_stride, n), strides in elements.
+ * dst may equal src (an in-place map over one layout). */
+typedef void (*dmlc_row_fn)(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                            uint64_t n);
+void dmlc_map_run(const dmlc_copy_plan* plan, void* dst, const void* src, dmlc_row_fn fn, const void* ctx);
+
+/* ---- Scale and bias (src/kernels/scale_bias.c) ------------------------------------------
+ * Rows of y = x*Scale + Bias for dmlc_map_run, ctx a const DML_SCALE_BIAS*: the multiply
+ * and the add are two operations, each rounded (never one fused multiply-add).  FLOAT16
+ * and FLOAT32 compute in float32 and round once to the output type (round to nearest
+ * even); FLOAT64 computes in double with Scale and Bias widened. */
+void dmlc_scale_bias_f16(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                         uint64_t n);
+void dmlc_scale_bias_f32(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                         uint64_t n);
+void dmlc_scale_bias_f64(const void* ctx, void* dst, int64_t dst_stride, const void* src, int64_t src_stride,
+                         uint64_t n);
+
 /* ---- Streaming copies (src/kernels/stream.c) --------------------------------------------
- * dmlc_copy_stream is memcpy with non-temporal stores (where the target has them): for
- * large operators only, writing each destination sequentially in runs of a multiple of
- * 16 bytes, at least DMLC_STREAM_MIN_RUN.  Each thread that used it calls
- * dmlc_stream_fence() before its work is done (the stores are weakly ordered). */
+ * Copies and fills with non-temporal stores, for large operators only (see stream.c for
+ * when they pay).  Each thread that used one calls dmlc_stream_fence() before its work is
+ * done (the stores are weakly ordered).  Where the target has no such stores
+ * (DMLC_HAVE_STREAM is 0, or dmlc_cpu_has(DMLC_CPU_SSE2) is not) they are memcpy and a
+ * plain fill; dmlc_copy_stream asks on each call, the per-row lines functions leave it to
+ * their callers, at creation.
+ *   dmlc_copy_stream          memcpy streaming every whole aligned 16-byte unit: for
+ *                             destinations written sequentially in runs of a multiple of
+ *                             16 bytes, at least DMLC_STREAM_MIN_RUN (SPLIT/JOIN);
+ *   dmlc_copy_stream_lines    memcpy streaming only whole 64-byte lines, the partial lines
+ *                             at the ends with ordinary stores: for runs whose end lines
+ *                             other stores share (PADDING's interiors);
+ *   dmlc_fill_stream_lines    the same for n bytes of copies of an elem_size-byte value
+ *                             (1, 2, 4 or 8; dst aligned to it). */
+#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#  define DMLC_HAVE_STREAM 1
+#else
+#  define DMLC_HAVE_STREAM 0
+#endif
 #define DMLC_STREAM_MIN_BYTES ((uint64_t)16 << 20) /* bytes written by the whole call */
 #define DMLC_STREAM_MIN_RUN 64
 void dmlc_copy_stream(void* dst, const void* src, size_t n);
+void dmlc_copy_stream_lines(void* dst, const void* src, size_t n);
+void dmlc_fill_stream_lines(void* dst, size_t n, const void* value, size_t elem_size);
 void dmlc_stream_fence(void);
+
+/* ---- Pooling windows (src/pooling.c) -------------------------------------------------------
+ * The window fields MAX_POOLING* and AVERAGE_POOLING* share, read from any of their desc
+ * versions (dilations all ones for those without the field). */
+typedef struct dmlc_pool_window {
+    UINT count;              /* DimensionCount */
+    const UINT* strides;
+    const UINT* window;
+    const UINT* start;
+    const UINT* end;
+    const UINT* dilations;
+} dmlc_pool_window;
+
+/* Checks the window fields against in ({N, C, spatial...}) and states output slot 0's sizes
+ * in sh: N and C of the input, per spatial dimension the floor size or (check mode) the
+ * ceil size too, or (infer mode with DMLC_INFER_FLAG_CEIL_MODE) the ceil size. */
+HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w, const dmlc_tensor* in,
+                                  dmlc_shapes* sh);
+
+/* ---- FLOAT16 (src/kernels/half.c) ------------------------------------------------------------
+ * IEEE binary16 bits <-> float, for the kernels that compute on FLOAT16 values without a
+ * hardware conversion.  float -> half rounds to nearest even (overflow gives infinity) and
+ * keeps a NaN's sign and top payload bits, as NumPy's cast and x86's F16C do. */
+float dmlc_half_to_float(uint16_t h);
+uint16_t dmlc_float_to_half(float f);
 
 #endif /* DMLC_INTERNAL_H */

@@ -93,10 +93,15 @@ DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, U
 {
     /* Layout: operator | tensors | state, each part aligned for 8-byte fields. */
     size_t head = (sizeof(DMLC_OPERATOR_T) + 15) & ~(size_t)15;
-    size_t tensors = ((size_t)input_count + output_count) * sizeof(dmlc_tensor);
-    size_t total;
+    uint64_t slots = (uint64_t)input_count + output_count; /* two UINTs cannot wrap 64 bits */
+    size_t tensors, total;
     DMLC_OPERATOR_T* op;
-    if (tensors / sizeof(dmlc_tensor) != (size_t)input_count + output_count || state_size > SIZE_MAX - head - tensors) {
+    if (slots > (SIZE_MAX - head) / sizeof(dmlc_tensor)) {
+        dmlc_fail(E_OUTOFMEMORY, name, "the operator's description is too large to hold");
+        return NULL;
+    }
+    tensors = (size_t)slots * sizeof(dmlc_tensor);
+    if (state_size > SIZE_MAX - head - tensors) {
         dmlc_fail(E_OUTOFMEMORY, name, "the operator's description is too large to hold");
         return NULL;
     }
@@ -123,6 +128,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     HRESULT hr;
     if (!op) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "op is NULL");
     *op = NULL;
+    if (!desc) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "desc is NULL");
+    if (FAILED(hr = dmlc_cpu_check("dmlcCreateOperator"))) return hr; /* kernels are chosen below, by the CPU's features */
     if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family))) return hr;
     hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {
@@ -198,11 +205,14 @@ HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDIN
                     const DMLC_BUFFER_BINDING* outputs)
 {
     static const char who[] = "dmlcExecute";
-    /* Bound addresses live on the stack for the common counts; SPLIT/JOIN may have more. */
+    /* Bound addresses live on the stack for the common counts; SPLIT/JOIN may have more.
+     * The count is 64-bit and outputs are addressed from their own base, so no sum of two
+     * UINTs can wrap (2^32 - 1 outputs and one input is 2^32 slots, not 0). */
     void* local[2 * 16];
     void** ptrs = local;
+    void** out_ptrs;
     HRESULT hr = S_OK;
-    UINT n;
+    uint64_t n;
     if (!op) return dmlc_fail(E_POINTER, who, "op is NULL");
     if (inputCount != op->input_count)
         return dmlc_fail(E_INVALIDARG, op->name, "inputCount is %u, expected %u", inputCount, op->input_count);
@@ -210,29 +220,42 @@ HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDIN
         return dmlc_fail(E_INVALIDARG, op->name, "outputCount is %u, expected %u", outputCount, op->output_count);
     if (inputCount && !inputs) return dmlc_fail(E_POINTER, op->name, "inputs is NULL");
     if (outputCount && !outputs) return dmlc_fail(E_POINTER, op->name, "outputs is NULL");
-    n = inputCount + outputCount;
+    n = (uint64_t)inputCount + outputCount;
     if (n > sizeof local / sizeof local[0]) {
-        ptrs = (void**)malloc(n * sizeof *ptrs);
-        if (!ptrs) return dmlc_fail(E_OUTOFMEMORY, op->name, "out of memory binding %u tensors", n);
+        ptrs = n > SIZE_MAX / sizeof *ptrs ? NULL : (void**)malloc((size_t)n * sizeof *ptrs);
+        if (!ptrs)
+            return dmlc_fail(E_OUTOFMEMORY, op->name, "out of memory binding %llu tensors", (unsigned long long)n);
     }
+    out_ptrs = ptrs + inputCount;
     for (UINT i = 0; i < inputCount && SUCCEEDED(hr); ++i)
         hr = check_binding(op, &op->inputs[i], &inputs[i], "inputs", i, &ptrs[i]);
     for (UINT i = 0; i < outputCount && SUCCEEDED(hr); ++i)
-        hr = check_binding(op, &op->outputs[i], &outputs[i], "outputs", i, &ptrs[inputCount + i]);
+        hr = check_binding(op, &op->outputs[i], &outputs[i], "outputs", i, &out_ptrs[i]);
     /* An output may share no byte with an input or another output: the kernels read inputs
-     * while writing outputs, and a failed check must leave every output untouched. */
+     * while writing outputs, and a failed check must leave every output untouched.  The
+     * one exception is an element-wise operator bound in place (op->in_place): output 0 at
+     * exactly input 0's address, where creation checked that the layouts coincide. */
     for (UINT i = 0; i < outputCount && SUCCEEDED(hr); ++i) {
-        const void* o = ptrs[inputCount + i];
+        const void* o = out_ptrs[i];
         uint64_t on = op->outputs[i].extent;
-        for (UINT j = 0; j < inputCount && SUCCEEDED(hr); ++j)
-            if (ranges_overlap(o, on, ptrs[j], op->inputs[j].extent))
+        for (UINT j = 0; j < inputCount && SUCCEEDED(hr); ++j) {
+            if (!ranges_overlap(o, on, ptrs[j], op->inputs[j].extent)) continue;
+            if (i == 0 && j == 0 && op->in_place == DMLC_IN_PLACE_SAME_LAYOUT && o == ptrs[0]) continue;
+            if (i == 0 && j == 0 && op->in_place == DMLC_IN_PLACE_SAME_LAYOUT)
+                hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[0] overlaps inputs[0] without aliasing it exactly; "
+                               "in place, both must be bound at the same address");
+            else if (i == 0 && j == 0 && op->in_place == DMLC_IN_PLACE_LAYOUTS_DIFFER)
+                hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[0] overlaps inputs[0], but the tensors' strides differ; "
+                               "in place, InputTensor and OutputTensor need the same layout");
+            else
                 hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[%u] overlaps inputs[%u]; outputs may not alias inputs", i, j);
+        }
         for (UINT j = 0; j < i && SUCCEEDED(hr); ++j)
-            if (ranges_overlap(o, on, ptrs[inputCount + j], op->outputs[j].extent))
+            if (ranges_overlap(o, on, out_ptrs[j], op->outputs[j].extent))
                 hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[%u] overlaps outputs[%u]", i, j);
     }
     if (SUCCEEDED(hr)) {
-        op->execute(op, (const void* const*)ptrs, ptrs + inputCount);
+        op->execute(op, (const void* const*)ptrs, out_ptrs);
         dmlc_clear_error();
     }
     if (ptrs != local) free(ptrs);
@@ -249,9 +272,35 @@ HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, cons
     return hr;
 }
 
-/* ---- Threads ------------------------------------------------------------------------ */
-static volatile UINT g_thread_request; /* 0 = default */
-static volatile UINT g_default_threads;
+/* ---- Threads ------------------------------------------------------------------------
+ * The requested count, the default and the fork flag are read by every operator, on any
+ * thread, while another thread may set them: atomics, so that is defined behaviour (a
+ * plain or volatile UINT is a data race in C11).  Relaxed order is enough: each is one
+ * value that orders no other memory. */
+#if defined(_MSC_VER) && !defined(__clang__)
+typedef volatile LONG dmlc_atomic_uint;
+static UINT dmlc_atomic_get(dmlc_atomic_uint* v) { return (UINT)InterlockedOr(v, 0); }
+static void dmlc_atomic_set(dmlc_atomic_uint* v, UINT x) { InterlockedExchange(v, (LONG)x); }
+static int dmlc_atomic_set_if_zero(dmlc_atomic_uint* v, UINT x)
+{
+    return InterlockedCompareExchange(v, (LONG)x, 0) == 0;
+}
+#else
+#  include <stdatomic.h>
+typedef atomic_uint dmlc_atomic_uint;
+static UINT dmlc_atomic_get(dmlc_atomic_uint* v) { return atomic_load_explicit(v, memory_order_relaxed); }
+static void dmlc_atomic_set(dmlc_atomic_uint* v, UINT x) { atomic_store_explicit(v, x, memory_order_relaxed); }
+static int dmlc_atomic_set_if_zero(dmlc_atomic_uint* v, UINT x)
+{
+    unsigned int expected = 0;
+    return atomic_compare_exchange_strong_explicit(v, &expected, x, memory_order_relaxed, memory_order_relaxed);
+}
+#endif
+
+#define DMLC_MAX_THREADS 1024
+static dmlc_atomic_uint g_thread_request; /* 0 = default */
+static dmlc_atomic_uint g_default_threads; /* 0 = not computed yet */
+static dmlc_atomic_uint g_forked_child;    /* 1 in a child forked after the parent ran threads */
 
 static UINT core_count(void)
 {
@@ -269,34 +318,81 @@ static UINT core_count(void)
 #endif
 }
 
+/* DMLC_NUM_THREADS, read strictly: a whole number from 1 to DMLC_MAX_THREADS in decimal
+ * digits and nothing else ("4abc", "1e3", " 4", "-1" and "0" are refused, not read as a
+ * prefix).  Returns the count, or 0 for a bad value with *too_large set when it was only
+ * too large. */
+static UINT parse_thread_count(const char* text, int* too_large)
+{
+    uint64_t v = 0;
+    const char* p = text;
+    *too_large = 0;
+    if (!*p) return 0;
+    for (; *p; ++p) {
+        if (*p < '0' || *p > '9') return 0;
+        if (v <= DMLC_MAX_THREADS) v = v * 10 + (uint64_t)(*p - '0'); /* stops growing once too large */
+    }
+    if (v > DMLC_MAX_THREADS) {
+        *too_large = 1;
+        return 0;
+    }
+    return (UINT)v;
+}
+
+/* The default thread count: DMLC_NUM_THREADS, else one thread per core.  A bad value is
+ * reported once, on stderr, with what is used instead: no call has failed, so there is no
+ * error message to carry it, and a setting that is silently ignored looks like a slow
+ * machine.  Unset or empty means "not set", as for OpenMP's variables. */
 static UINT default_threads(void)
 {
-    UINT n = g_default_threads;
+    UINT n = dmlc_atomic_get(&g_default_threads);
     if (!n) {
         const char* env = getenv("DMLC_NUM_THREADS");
-        long v = env ? strtol(env, NULL, 10) : 0;
-        n = v > 0 ? (UINT)(v > 1024 ? 1024 : v) : core_count();
-        if (!n) n = 1;
-        g_default_threads = n;
+        char warning[256] = "";
+        int too_large = 0;
+        UINT cores = core_count();
+        if (!cores) cores = 1;
+        n = env && *env ? parse_thread_count(env, &too_large) : cores;
+        if (!n) {
+            const char* more = strlen(env) > 40 ? "..." : ""; /* the value is shown up to 40 characters */
+#ifdef _OPENMP
+            const char* why = too_large ? "more than the 1024 threads dmlc can run" : "not a whole number from 1 to 1024";
+            n = too_large ? DMLC_MAX_THREADS : cores;
+            snprintf(warning, sizeof warning, "dmlc: DMLC_NUM_THREADS is \"%.40s%s\", %s; using %u %s instead\n", env,
+                     more, why, n, too_large ? "threads" : (n == 1 ? "thread (one per core)" : "threads (one per core)"));
+#else
+            n = cores;
+            snprintf(warning, sizeof warning, "dmlc: DMLC_NUM_THREADS is \"%.40s%s\", %s; using 1 thread instead "
+                     "(this build of dmlc is single-threaded)\n", env, more,
+                     too_large ? "more than the 1024 threads dmlc can run" : "not a whole number from 1 to 1024");
+#endif
+        }
+        /* Threads that race here compute the same n; only the one that stores it warns. */
+        if (dmlc_atomic_set_if_zero(&g_default_threads, n) && warning[0]) fputs(warning, stderr);
+        n = dmlc_atomic_get(&g_default_threads);
     }
     return n;
 }
 
 HRESULT dmlcSetThreadCount(UINT count)
 {
-    if (count > 1024) return dmlc_fail(E_INVALIDARG, "dmlcSetThreadCount", "count is %u, expected 0 to 1024", count);
-    g_thread_request = count;
+    if (count > DMLC_MAX_THREADS)
+        return dmlc_fail(E_INVALIDARG, "dmlcSetThreadCount", "count is %u, expected 0 to %d", count, DMLC_MAX_THREADS);
+    dmlc_atomic_set(&g_thread_request, count);
     dmlc_clear_error();
     return S_OK;
 }
 
 UINT dmlcGetThreadCount(void)
 {
-    UINT n = g_thread_request;
+    UINT n = dmlc_atomic_get(&g_thread_request);
     n = n ? n : default_threads();
 #ifndef _OPENMP
     n = 1; /* built without OpenMP: everything runs on the calling thread */
 #endif
+    /* A child forked after its parent ran threads runs on its calling thread only (see
+     * dmlc_parallel_for), and says so. */
+    if (dmlc_atomic_get(&g_forked_child)) n = 1;
     return n;
 }
 
@@ -306,18 +402,14 @@ UINT dmlc_thread_count(void) { return dmlcGetThreadCount(); }
 /* GNU OpenMP's thread pool does not survive fork(): a child that enters a parallel region
  * after its parent ran one deadlocks (multiprocessing's default start method on Linux does
  * exactly this).  Once the parent has used threads, a forked child runs single-threaded. */
-static volatile int g_forked_child;
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
-static void on_fork_child(void) { g_forked_child = 1; }
+static void on_fork_child(void) { dmlc_atomic_set(&g_forked_child, 1); }
 static void register_atfork(void) { pthread_atfork(NULL, NULL, on_fork_child); }
 #endif
 
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx)
 {
-    uint64_t threads = dmlc_thread_count();
-#if defined(_OPENMP) && !defined(_WIN32)
-    if (g_forked_child) threads = 1;
-#endif
+    uint64_t threads = dmlc_thread_count(); /* 1 in a forked child: see register_atfork */
     if (threads > n) threads = n;
     if (threads > work_bytes / DMLC_MIN_BYTES_PER_THREAD) threads = work_bytes / DMLC_MIN_BYTES_PER_THREAD;
     if (threads <= 1) {

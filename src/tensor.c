@@ -14,7 +14,7 @@ UINT dmlc_data_type_size(DML_TENSOR_DATA_TYPE type)
     }
 }
 
-const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[32])
+const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[DMLC_TYPE_NAME_SIZE])
 {
     switch ((int)type) {
 #define DMLC_DTYPE(name, value, size, ctype) case value: return #name;
@@ -23,30 +23,30 @@ const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[32])
     case DML_TENSOR_DATA_TYPE_UNKNOWN: return "UNKNOWN";
     case DML_TENSOR_DATA_TYPE_UINT4: return "UINT4";
     case DML_TENSOR_DATA_TYPE_INT4: return "INT4";
-    default: snprintf(buf, 32, "%d (not a DML_TENSOR_DATA_TYPE)", (int)type); return buf;
+    default: snprintf(buf, DMLC_TYPE_NAME_SIZE, "%d (not a DML_TENSOR_DATA_TYPE)", (int)type); return buf;
     }
 }
 
-/* DirectML's rule: with strides, the bytes up to and including the last addressed element;
- * without, the packed size.  Returns 0 on 64-bit overflow.  *extent gets the unrounded
- * byte count, *count the number of elements. */
-static int calc_extent(UINT elem_size, UINT ndim, const UINT* sizes, const UINT* strides,
-                       uint64_t* extent, uint64_t* count)
+/* DirectML's rule (DMLCalcBufferTensorSize): without strides, the packed size; with
+ * strides, the bytes up to and including the last addressed element,
+ * (sum of (Sizes[i] - 1) * Strides[i], plus 1) * element size.  With strides only that last
+ * index matters, not the element count: INT32 Sizes {2^31, 2^31, 7} Strides {2^30, 2^30, 0}
+ * hold more than 2^64 elements, yet the last one is element 2^62 - 2^31, so the tensor spans
+ * (2^62 - 2^31 + 1) * 4 bytes.  A tensor with an empty dimension addresses nothing.  Returns
+ * 0 when the byte count overflows 64 bits. */
+static int calc_extent(UINT elem_size, UINT ndim, const UINT* sizes, const UINT* strides, uint64_t* extent)
 {
-    uint64_t n = 1, last = 0;
-    for (UINT i = 0; i < ndim; ++i) {
-        uint64_t step;
-        if (!dmlc_mul_u64(n, sizes[i], &n)) return 0;
-        if (strides) {
-            if (sizes[i] == 0) continue;
-            if (!dmlc_mul_u64((uint64_t)sizes[i] - 1, strides[i], &step) || !dmlc_add_u64(last, step, &last)) return 0;
-        }
-    }
-    *count = n;
+    uint64_t n = 1;
+    for (UINT i = 0; i < ndim; ++i)
+        if (sizes[i] == 0) { *extent = 0; return 1; }
     if (strides) {
-        if (n == 0) { *extent = 0; return 1; }
-        if (!dmlc_add_u64(last, 1, &last)) return 0;
-        n = last;
+        uint64_t last = 0, step;
+        for (UINT i = 0; i < ndim; ++i)
+            if (!dmlc_mul_u64((uint64_t)sizes[i] - 1, strides[i], &step) || !dmlc_add_u64(last, step, &last)) return 0;
+        if (!dmlc_add_u64(last, 1, &n)) return 0;
+    } else {
+        for (UINT i = 0; i < ndim; ++i)
+            if (!dmlc_mul_u64(n, sizes[i], &n)) return 0;
     }
     return dmlc_mul_u64(n, elem_size, extent);
 }
@@ -57,18 +57,67 @@ HRESULT dmlcCalcBufferTensorSize(DML_TENSOR_DATA_TYPE type, UINT dimensionCount,
                                  const UINT* strides, UINT64* sizeInBytes)
 {
     static const char who[] = "dmlcCalcBufferTensorSize";
-    char name[32];
-    uint64_t extent, count;
+    char name[DMLC_TYPE_NAME_SIZE];
+    uint64_t extent;
     UINT elem = dmlc_data_type_size(type);
     if (!sizeInBytes) return dmlc_fail(E_POINTER, who, "sizeInBytes is NULL");
     if (!elem) return dmlc_fail(E_INVALIDARG, who, "type %s is not supported", dmlc_data_type_name(type, name));
     if (dimensionCount > DMLC_MAX_DIMS)
         return dmlc_fail(E_INVALIDARG, who, "dimensionCount is %u, expected 0 to %d", dimensionCount, DMLC_MAX_DIMS);
     if (dimensionCount && !sizes) return dmlc_fail(E_POINTER, who, "sizes is NULL");
-    if (!calc_extent(elem, dimensionCount, sizes, strides, &extent, &count) || (extent && !round_up4(extent)))
+    if (!calc_extent(elem, dimensionCount, sizes, strides, &extent) || (extent && !round_up4(extent)))
         return dmlc_fail(E_INVALIDARG, who, "the tensor's size in bytes overflows 64 bits");
     *sizeInBytes = round_up4(extent);
     dmlc_clear_error();
+    return S_OK;
+}
+
+/* Every element of an output must have memory of its own, or its value would depend on
+ * which write lands last (on threads, on timing).  The rule is DirectML's "strides that do
+ * not interleave", a sufficient one: taken by increasing stride, each dimension's stride
+ * must reach past every element the smaller-strided dimensions span.  Worked example:
+ * Sizes {3, 4} Strides {2, 1}: dimension 1 spans elements 0..3 (span 4), so dimension 0's
+ * stride 2 lands inside it and element [1][0] is element [0][2].  (Zero strides are
+ * refused before this runs; dimensions of size 1 are never stepped over.) */
+static HRESULT check_distinct_elements(const dmlc_tensor* t, const char* who, const char* field)
+{
+    UINT order[DMLC_MAX_DIMS], n = 0;
+    uint64_t span = 1; /* elements the dimensions so far address: their last offset + 1 */
+    for (UINT i = 0; i < t->ndim; ++i) { /* insertion sort by stride; ties keep dimension order */
+        UINT k;
+        if (t->sizes[i] < 2) continue;
+        for (k = n++; k > 0 && t->strides[order[k - 1]] > t->strides[i]; --k) order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (UINT k = 0; k < n; ++k) {
+        const UINT d = order[k];
+        if (t->strides[d] < span) {
+            char why[512];
+            size_t used = 0;
+            /* "1 + (Sizes[1] 4 - 1) * Strides[1] 1 + ...": the span, term by term. */
+            used += (size_t)snprintf(why, sizeof why, "1");
+            for (UINT j = 0; j < k && used < sizeof why; ++j)
+                used += (size_t)snprintf(why + used, sizeof why - used, " + (Sizes[%u] %u - 1) * Strides[%u] %llu",
+                                         order[j], t->sizes[order[j]], order[j],
+                                         (unsigned long long)t->strides[order[j]]);
+            if (k == 1)
+                return dmlc_fail(E_INVALIDARG, who, "%s.Strides[%u] is %llu, less than %llu, the span of dimension %u "
+                                 "(%s): dimensions %u and %u overlap, and an output element may not be written twice",
+                                 field, d, (unsigned long long)t->strides[d], (unsigned long long)span, order[0], why,
+                                 order[0] < d ? order[0] : d, order[0] < d ? d : order[0]);
+            {
+                char dims[64];
+                size_t u = 0;
+                for (UINT j = 0; j < k; ++j) /* "1, 2 and 3" */
+                    u += (size_t)snprintf(dims + u, sizeof dims - u, "%s%u",
+                                          j == 0 ? "" : (j + 1 == k ? " and " : ", "), order[j]);
+                return dmlc_fail(E_INVALIDARG, who, "%s.Strides[%u] is %llu, less than %llu, the span of dimensions %s "
+                                 "(%s): dimension %u overlaps them, and an output element may not be written twice",
+                                 field, d, (unsigned long long)t->strides[d], (unsigned long long)span, dims, why, d);
+            }
+        }
+        span += ((uint64_t)t->sizes[d] - 1) * t->strides[d]; /* within the extent checked before */
+    }
     return S_OK;
 }
 
@@ -76,7 +125,7 @@ HRESULT dmlc_tensor_init(dmlc_tensor* t, const DML_TENSOR_DESC* desc, const char
                          const char* field, UINT min_dims, UINT max_dims, dmlc_tensor_role role)
 {
     const DML_BUFFER_TENSOR_DESC* b;
-    char name[32];
+    char name[DMLC_TYPE_NAME_SIZE];
     uint64_t required;
     memset(t, 0, sizeof *t);
     if (!desc) return dmlc_fail(E_POINTER, who, "%s is NULL", field);
@@ -112,11 +161,21 @@ HRESULT dmlc_tensor_init(dmlc_tensor* t, const DML_TENSOR_DESC* desc, const char
         }
     }
     /* Kernels address elements with signed 64-bit offsets: cap the extent there. */
-    if (!calc_extent(t->elem_size, t->ndim, t->sizes, b->Strides, &t->extent, &t->count) || t->extent > INT64_MAX)
+    if (!calc_extent(t->elem_size, t->ndim, t->sizes, b->Strides, &t->extent) || t->extent > INT64_MAX)
         return dmlc_fail(E_INVALIDARG, who, "%s: the tensor's size in bytes overflows 64 bits", field);
+    /* Kernels also measure their work as elements times element size.  Only strides that
+     * revisit memory (zeros, on an input) make that overflow while the extent fits. */
+    t->count = 1;
+    for (UINT i = 0; i < t->ndim; ++i)
+        if (!dmlc_mul_u64(t->count, t->sizes[i], &t->count) || t->count > UINT64_MAX / t->elem_size)
+            return dmlc_fail(E_INVALIDARG, who, "%s: the tensor's elements times their size (%u bytes) overflow 64 "
+                             "bits, although its Strides address fewer bytes", field, t->elem_size);
     if (!b->Strides) {
         uint64_t s = 1;
         for (UINT i = t->ndim; i-- > 0;) { t->strides[i] = s; s *= t->sizes[i]; }
+    } else if (role == DMLC_OUTPUT) {
+        HRESULT hr = check_distinct_elements(t, who, field);
+        if (FAILED(hr)) return hr;
     }
     required = round_up4(t->extent);
     if (b->TotalTensorSizeInBytes < required && role != DMLC_INPUT_MAY_BE_EMPTY)
@@ -130,7 +189,7 @@ HRESULT dmlc_tensor_init(dmlc_tensor* t, const DML_TENSOR_DESC* desc, const char
 HRESULT dmlc_tensor_same_type(const dmlc_tensor* a, const char* a_field, const dmlc_tensor* b,
                               const char* b_field, const char* who)
 {
-    char n1[32], n2[32];
+    char n1[DMLC_TYPE_NAME_SIZE], n2[DMLC_TYPE_NAME_SIZE];
     if (a->type == b->type) return S_OK;
     return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, expected %s (%s.DataType)", b_field,
                      dmlc_data_type_name(b->type, n1), dmlc_data_type_name(a->type, n2), a_field);

@@ -17,7 +17,10 @@ __all__ = ["DML_BUFFER_TENSOR_DESC", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC", "DML_D
            "DML_MAX_POOLING_OPERATOR_DESC", "DML_OPERATOR_DESC", "DML_PADDING1_OPERATOR_DESC",
            "DML_PADDING_OPERATOR_DESC", "DML_SCALAR_UNION", "DML_SPACE_TO_DEPTH1_OPERATOR_DESC",
            "DML_SPACE_TO_DEPTH_OPERATOR_DESC", "DML_SPLIT_OPERATOR_DESC", "DML_TENSOR_DESC", "DMLC_BUFFER_BINDING",
-           "PUINT", "STRUCTS", "UINT", "binding", "library", "operator", "tensor"]
+           "PUINT", "STRUCTS", "UINT", "binding", "library", "operator", "tensor",
+           "DML_SCALE_BIAS", "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC", "DML_SLICE_OPERATOR_DESC",
+           "DML_SLICE1_OPERATOR_DESC", "DML_TILE_OPERATOR_DESC", "PINT"]
+__all__ += ["DML_AVERAGE_POOLING1_OPERATOR_DESC", "DML_AVERAGE_POOLING_OPERATOR_DESC", "DML_MAX_UNPOOLING_OPERATOR_DESC"]
 
 UINT = ctypes.c_uint32
 PUINT = ctypes.POINTER(UINT)
@@ -98,6 +101,44 @@ class DML_MAX_POOLING2_OPERATOR_DESC(ctypes.Structure):
                 ("Dilations", PUINT)]
 
 
+PINT = ctypes.POINTER(ctypes.c_int32)
+
+
+class DML_SCALE_BIAS(ctypes.Structure):
+    _fields_ = [("Scale", ctypes.c_float), ("Bias", ctypes.c_float)]
+
+
+class DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("ScaleBias", ctypes.POINTER(DML_SCALE_BIAS))]
+
+
+class DML_SLICE_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Offsets", PUINT),
+                ("Sizes", PUINT), ("Strides", PUINT)]
+
+
+class DML_SLICE1_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("InputWindowOffsets", PUINT),
+                ("InputWindowSizes", PUINT), ("InputWindowStrides", PINT)]
+
+
+class DML_TILE_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("RepeatsCount", UINT), ("Repeats", PUINT)]
+class DML_AVERAGE_POOLING_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
+                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT), ("IncludePadding", ctypes.c_int)]
+
+
+class DML_AVERAGE_POOLING1_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
+                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT), ("Dilations", PUINT),
+                ("IncludePadding", ctypes.c_int)]
+
+
+class DML_MAX_UNPOOLING_OPERATOR_DESC(ctypes.Structure):
+    _fields_ = [("InputTensor", PT), ("IndicesTensor", PT), ("OutputTensor", PT)]
+
+
 class DMLC_BUFFER_BINDING(ctypes.Structure):
     _fields_ = [("Buffer", ctypes.c_void_p), ("Offset", ctypes.c_uint64), ("SizeInBytes", ctypes.c_uint64)]
 
@@ -108,7 +149,11 @@ STRUCTS = {cls.__name__: cls for cls in (
     DML_SPACE_TO_DEPTH_OPERATOR_DESC, DML_DEPTH_TO_SPACE_OPERATOR_DESC, DML_SPACE_TO_DEPTH1_OPERATOR_DESC,
     DML_DEPTH_TO_SPACE1_OPERATOR_DESC, DML_PADDING_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC,
     DML_SPLIT_OPERATOR_DESC, DML_JOIN_OPERATOR_DESC, DML_MAX_POOLING_OPERATOR_DESC,
-    DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DMLC_BUFFER_BINDING)}
+    DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DMLC_BUFFER_BINDING,
+    DML_SCALE_BIAS, DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, DML_SLICE_OPERATOR_DESC, DML_SLICE1_OPERATOR_DESC,
+    DML_TILE_OPERATOR_DESC)}
+STRUCTS.update({cls.__name__: cls for cls in (
+    DML_AVERAGE_POOLING_OPERATOR_DESC, DML_AVERAGE_POOLING1_OPERATOR_DESC, DML_MAX_UNPOOLING_OPERATOR_DESC)})
 
 
 def library():

@@ -10,7 +10,9 @@ import numpy as np
 
 __all__ = ["MODES", "NP_MODE", "crd_depth_to_space", "crd_space_to_depth", "dcr_depth_to_space",
            "dcr_space_to_depth", "float_value_reference", "lowest", "np_pad", "output_sizes", "ref_depth_to_space",
-           "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index"]
+           "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index",
+           "ref_scale_bias", "ref_slice", "ref_slice1", "ref_tile", "window_indices"]
+__all__ += ["avg_pool_loop", "ref_avg_pool", "ref_max_unpool", "unpool_loop"]
 
 
 # ---- DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1) --------------------------------------------------
@@ -208,3 +210,140 @@ def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
         values[pos] = lowest(x.dtype) if best is None else best
         idx[pos] = np.iinfo(np.uint64).max if best is None else where
     return values, idx
+
+
+# ---- ELEMENT_WISE_IDENTITY, SLICE, SLICE1, TILE ----------------------------------------------
+
+def ref_scale_bias(x, scale, bias):
+    """SPEC 8: x*Scale + Bias as two separately rounded float32 operations (NumPy's float32
+    arithmetic rounds each ufunc), then one conversion to the type; FLOAT64 in float64
+    with the float32 Scale and Bias widened."""
+    x = np.asarray(x)
+    s, b = np.float32(scale), np.float32(bias)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if x.dtype == np.float64:
+            return x * np.float64(s) + np.float64(b)
+        y = x.astype(np.float32) * s
+        y = y + b
+        return y.astype(x.dtype)
+
+
+def window_indices(n, offset, size, stride):
+    """SLICE1 along one axis: the input indices start + stride*o for every o the window
+    holds, start being the window's end for a negative stride."""
+    start = offset + (size - 1 if stride < 0 else 0)
+    count = 0 if size == 0 else 1 + (size - 1) // abs(stride)
+    idx = start + stride * np.arange(count)
+    assert size == 0 or (0 <= idx.min() and idx.max() < n and offset + size <= n), "window outside the input"
+    return idx
+
+
+def ref_slice1(x, offsets, sizes, strides):
+    x = np.asarray(x)
+    return x[np.ix_(*[window_indices(n, o, s, t) for n, o, s, t in zip(x.shape, offsets, sizes, strides)])]
+
+
+def ref_slice(x, offsets, sizes, strides):
+    """SLICE: out[o] = in[offsets + strides*o], Sizes elements per axis."""
+    x = np.asarray(x)
+    return x[np.ix_(*[o + t * np.arange(s) for o, s, t in zip(offsets, sizes, strides)])]
+
+
+def ref_tile(x, repeats):
+    """out[o] = x[o mod x.shape], written as a gather (np.tile is the oracle elsewhere)."""
+    x = np.asarray(x)
+    return x[np.ix_(*[np.arange(n * r) % n for n, r in zip(x.shape, repeats)])]
+# ---- MAX_UNPOOLING ----------------------------------------------------------------------------
+
+def ref_max_unpool(x, indices, out_shape):
+    """SPEC 8: zeros, then out.flat[indices[i]] = x.flat[i] in row-major order; a later
+    element wins a duplicate index, an index past the output writes nothing.  The winner of
+    each index is found as its last occurrence (the first in reversed order), not by
+    relying on NumPy's order of fancy assignment."""
+    x = np.asarray(x)
+    out = np.zeros(out_shape, x.dtype)
+    idx = np.asarray(indices).reshape(-1).astype(np.uint64)
+    src = np.flatnonzero(idx < out.size)
+    targets, first_reversed = np.unique(idx[src][::-1], return_index=True)
+    out.reshape(-1)[targets.astype(np.intp)] = x.reshape(-1)[src[::-1][first_reversed]]
+    return out
+
+
+def unpool_loop(x, indices, out_shape):
+    """The same rule, one element at a time (slow): checks ref_max_unpool."""
+    out = np.zeros(out_shape, x.dtype)
+    flat = out.reshape(-1)
+    for v, k in zip(np.asarray(x).reshape(-1), np.asarray(indices).reshape(-1)):
+        if int(k) < flat.size:
+            flat[int(k)] = v
+    return out
+
+
+# ---- AVERAGE_POOLING, AVERAGE_POOLING1 ----------------------------------------------------------
+
+def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
+    """SPEC 8 in float64: (averages, bounds).  The average is the sum of the window's
+    elements inside x over their count, or (include_padding) over the count of window
+    positions inside the padded input [-start, n + end); nothing to divide by gives NaN.
+    bounds is the error SPEC allows per output, (n + 1) * (eps * max|x| + tiny) with n the
+    elements summed, max|x| over them, eps and tiny of x's dtype (NaN where the exact
+    average is not finite: those must match exactly)."""
+    x = np.asarray(x)
+    sp = x.ndim - 2
+    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
+    keff = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
+    pads = [(0, 0), (0, 0)]
+    for i in range(sp):
+        need = (outs[i] - 1) * strides[i] + keff[i]  # a ceil-mode window may run past the end padding
+        pads.append((start[i], max(end[i], need - x.shape[i + 2] - start[i])))
+    with np.errstate(invalid="ignore", over="ignore"):
+        values = x.astype(np.float64)
+    inside = np.ones(x.shape, np.float64)
+    padded = np.pad(np.ones(x.shape, np.float64), [(a, b) for a, b in zip([0, 0] + list(start), [0, 0] + list(end))],
+                    constant_values=1)
+    axes = tuple(range(2, 2 + sp))
+
+    def windows(a, extra_end=None):
+        pa = pads if extra_end is None else [(0, 0), (0, 0)] + [(0, e) for e in extra_end]
+        w = np.lib.stride_tricks.sliding_window_view(np.pad(a, pa), keff, axis=axes)
+        sel = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(outs, strides)) \
+            + tuple(slice(None, None, d) for d in dilations)
+        return w[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
+
+    finite = np.where(np.isfinite(values), values, 0.0)
+    with np.errstate(invalid="ignore"):
+        sums = windows(values).sum(axis=-1)  # inf - inf and NaN give NaN, as in any order of summation
+    counts = windows(inside).sum(axis=-1)
+    if include_padding:
+        # padded already holds the start and end padding: only a ceil window's overrun is added.
+        divisor = windows(padded, [p[1] - e for p, e in zip(pads[2:], end)]).sum(axis=-1)
+    else:
+        divisor = counts
+    with np.errstate(invalid="ignore", divide="ignore"):
+        avg = np.where(divisor > 0, sums / np.where(divisor > 0, divisor, 1), np.nan)
+    info = np.finfo(x.dtype)
+    maxabs = np.abs(windows(finite)).max(axis=-1)
+    bounds = (counts + 1) * (float(info.eps) * maxabs + float(info.smallest_subnormal))
+    bounds = np.where(np.isfinite(avg), bounds, np.nan)
+    return avg, bounds
+
+
+def avg_pool_loop(x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
+    """The same rule written as SPEC 8 words it, one window at a time, in float64 (slow):
+    checks ref_avg_pool on small cases."""
+    sp = x.ndim - 2
+    outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
+    out = np.empty(x.shape[:2] + tuple(outs), np.float64)
+    for pos in itertools.product(*map(range, out.shape)):
+        n, c, o = pos[0], pos[1], pos[2:]
+        total, count, positions = 0.0, 0, 0
+        for t in itertools.product(*map(range, window)):
+            coord = [o[i] * strides[i] - start[i] + t[i] * dilations[i] for i in range(sp)]
+            if all(-a <= q < m + b for q, m, a, b in zip(coord, x.shape[2:], start, end)):
+                positions += 1
+            if all(0 <= q < m for q, m in zip(coord, x.shape[2:])):
+                total += float(x[(n, c, *coord)])
+                count += 1
+        divisor = positions if include_padding else count
+        out[pos] = total / divisor if divisor else np.nan
+    return out

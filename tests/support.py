@@ -5,8 +5,11 @@ The type table is read from the header through cffi (it knows directml_py.h's en
 from NumPy's type names, never retyped: DML_TENSOR_DATA_TYPE_FLOAT32 is np.float32 because
 of its name.  tests/test_facts.py checks it against src/dtypes.def, the core's own table.
 """
+import functools
 import os
 import re
+import shlex
+import shutil
 
 import numpy as np
 
@@ -69,3 +72,31 @@ def child_env(**extra):
     env = dict(os.environ, **extra)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
     return env
+
+
+def child_cwd():
+    """A working directory for child processes away from any checkout: `python -c` puts its
+    working directory first on sys.path, where a checkout's unbuilt dmlc/ would shadow the
+    dmlc under test (CI runs the suite from the repository root against the installed one)."""
+    import tempfile
+    return tempfile.gettempdir()
+
+
+@functools.lru_cache(maxsize=None)
+def library_has_threads():
+    """Whether the library under test splits large operators across threads.  A core built
+    without OpenMP (DMLC_NO_OPENMP=1, or a compiler without it) runs everything on the
+    calling thread, and dmlcGetThreadCount says so by reporting 1 whatever was asked."""
+    import dmlc
+    dmlc.set_num_threads(2)
+    try:
+        return dmlc.get_num_threads() == 2
+    finally:
+        dmlc.set_num_threads(0)
+
+
+def compiler(cxx=False):
+    """The C (or C++) compiler command the tests build programs with: $CC ($CXX), as CI sets
+    it for its clang build, else cc (c++); None when there is none on PATH."""
+    cmd = shlex.split(os.environ.get("CXX" if cxx else "CC", "")) or ["c++" if cxx else "cc"]
+    return cmd if shutil.which(cmd[0]) else None

@@ -13,7 +13,7 @@ import dmlc
 from dmlc.ffi import ffi, lib
 from rawctypes import STRUCTS
 from rawdesc import Raw
-from support import child_env
+from support import child_env, library_has_threads
 
 
 @pytest.mark.parametrize("name", sorted(STRUCTS))
@@ -75,7 +75,7 @@ def test_exports_only_dmlc_symbols_and_no_libpython():
     assert names and all(n.startswith("dmlc") for n in names), names
     api = {"dmlcCreateOperator", "dmlcExecute", "dmlcReleaseOperator", "dmlcExecuteOperator",
            "dmlcCalcBufferTensorSize", "dmlcGetLastErrorMessage", "dmlcGetVersion", "dmlcSetThreadCount",
-           "dmlcGetThreadCount"}
+           "dmlcGetThreadCount", "dmlcGetCpuFeatures"}
     assert api <= set(names)
     ldd = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
     assert "libpython" not in ldd
@@ -100,7 +100,8 @@ def test_calc_buffer_tensor_size():
 
 def test_thread_count_api():
     old = lib.dmlcGetThreadCount()
-    assert lib.dmlcSetThreadCount(3) == 0 and lib.dmlcGetThreadCount() == 3
+    # Without OpenMP the request is accepted, and everything still runs on one thread.
+    assert lib.dmlcSetThreadCount(3) == 0 and lib.dmlcGetThreadCount() == (3 if library_has_threads() else 1)
     assert lib.dmlcSetThreadCount(5000) == -2147024809
     assert "dmlcSetThreadCount: count is 5000, expected 0 to 1024" in dmlc.ffi.last_error()
     assert lib.dmlcSetThreadCount(0) == 0 and lib.dmlcGetThreadCount() == old
@@ -111,7 +112,19 @@ def test_num_threads_environment(tmp_path):
     env = child_env(DMLC_NUM_THREADS="3")
     r = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "3"
+    assert r.stdout.strip() == ("3" if library_has_threads() else "1")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF tools")
+def test_threads_reported_match_the_openmp_runtime_linked():
+    """The thread API tells the truth about the build: threads exactly when an OpenMP
+    runtime is linked, and none when DMLC_NO_OPENMP=1 asked for a build without it (CI
+    builds and tests the core that way too)."""
+    ldd = subprocess.run(["ldd", dmlc.get_library_path()], capture_output=True, text=True, check=True).stdout
+    openmp = re.search(r"\blib(g|i|)omp[0-9]*\.so", ldd) is not None
+    assert library_has_threads() == openmp, ldd
+    if os.environ.get("DMLC_NO_OPENMP"):
+        assert not openmp, ldd
 
 
 # ---- raw descs through cffi: what every operator shares ----------------------------------

@@ -485,7 +485,9 @@ ERRORS = [
     (dict(window_size=2, out=np.zeros((1, 2, 3, 4), np.float32)), ValueError,
      "out has shape (1, 2, 3, 4), expected (1, 2, 3, 3)"),
     (dict(window_size=2, out=np.zeros((1, 2, 3, 3), np.float64)), TypeError, "out has dtype float64, expected float32"),
-    (dict(window_size=2, out=[0]), TypeError, "out must be a numpy.ndarray, not list"),
+    (dict(window_size=2, out=[0]), TypeError,
+     "out must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array interface or the buffer "
+     "protocol), not list"),
     (dict(window_size=2, return_indices=True, out=np.zeros((1, 2, 3, 3), np.float32)), TypeError,
      "max_pool: with return_indices, out must be a pair (values, indices) of arrays or None"),
     (dict(window_size=2, return_indices=True, out=(None, np.zeros((1, 2, 3, 3), np.uint64))), TypeError,

@@ -1,4 +1,8 @@
 """dmlc.split / dmlc.join against np.split / np.concatenate."""
+import os
+import re
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -8,7 +12,7 @@ from hypothesis import strategies as st
 
 import dmlc
 from reference import ref_split
-from support import ALL_DTYPES, random_array
+from support import ALL_DTYPES, child_cwd, child_env, random_array
 from dmlc._examples import split_join as examples
 
 
@@ -445,7 +449,7 @@ def test_split_bad_arrays():
 
 
 def test_split_bad_out():
-    with pytest.raises(TypeError, match="split: out must be a list of numpy.ndarray, not ndarray"):
+    with pytest.raises(TypeError, match=re.escape("split: out must be a list of arrays (one per part), not ndarray")):
         dmlc.split(X, 2, 1, out=np.zeros((2, 3, 4), np.float32))
     with pytest.raises(ValueError, match=r"split: out has 3 arrays, expected 2 \(one per part\)"):
         dmlc.split(X, 2, 1, out=[np.zeros((2, 3, 4), np.float32)] * 3)
@@ -454,7 +458,9 @@ def test_split_bad_out():
         dmlc.split(X, 2, 1, out=[good, np.zeros((2, 3, 4))])
     with pytest.raises(ValueError, match=r"out\[0\] has shape \(2, 4, 4\), expected \(2, 3, 4\)"):
         dmlc.split(X, 2, 1, out=[np.zeros((2, 4, 4), np.float32), good])
-    with pytest.raises(TypeError, match=r"out\[1\] must be a numpy.ndarray, not list"):
+    with pytest.raises(TypeError, match=re.escape(
+            "out[1] must be a writable array (a numpy.ndarray, or an object with __dlpack__, the array interface or "
+            "the buffer protocol), not list")):
         dmlc.split(X, 2, 1, out=[good, [0]])
     ro = np.zeros((2, 3, 4), np.float32)
     ro.flags.writeable = False
@@ -499,3 +505,20 @@ def test_join_bad_arguments():
         dmlc.join([a, a], 0, out=np.zeros((4, 3, 5), np.float32))
     with pytest.raises(TypeError, match="out has dtype int32, expected float32"):
         dmlc.join([a, a], 0, out=np.zeros((4, 3, 4), np.int32))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or "asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="needs Linux's RLIMIT_AS, which AddressSanitizer's shadow memory cannot live under")
+def test_split_into_more_parts_than_memory_holds_says_so():
+    """2**32 - 1 sections of an empty axis are 2**32 - 1 arrays: a MemoryError that says
+    what did not fit (under a 4 GiB address-space limit, so it fails fast anywhere)."""
+    code = ("import resource, numpy as np, dmlc\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))\n"
+            "try:\n"
+            "    dmlc.split(np.zeros(0), 2**32 - 1, 0)\n"
+            "except MemoryError as e:\n"
+            "    print(repr(e))\n")
+    r = subprocess.run([sys.executable, "-c", code], env=child_env(), cwd=child_cwd(), capture_output=True, text=True,
+                       timeout=120)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == "MemoryError('split: not enough memory for 4294967295 parts (one array each)')\n"

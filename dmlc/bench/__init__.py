@@ -175,8 +175,32 @@ def add_arguments(parser):
 
 
 def main(argv=None):
+    from dmlc.cli import quiet_on_broken_pipe
+
     p = argparse.ArgumentParser(prog="dmlc bench", description=__doc__.split("\n\n")[0])
     add_arguments(p)
     args = p.parse_args(argv)
-    run(args.quick, args.filter)
-    return 0
+
+    def command():
+        run(args.quick, args.filter)
+        return 0
+
+    return quiet_on_broken_pipe(command)
+
+
+def threaded_copy_candidate(nbytes, threads=2):
+    """A copy of nbytes split over `threads` Python threads (np.copyto releases the GIL):
+    the memory bandwidth a multithreaded operator can reach on this machine."""
+    from concurrent.futures import ThreadPoolExecutor
+    src = np.ones(nbytes, np.uint8)
+    dst = np.empty_like(src)
+    cuts = [nbytes * k // threads for k in range(threads + 1)]
+
+    def make():
+        pool = ThreadPoolExecutor(threads)
+
+        def run():
+            for f in [pool.submit(np.copyto, dst[a:b], src[a:b]) for a, b in zip(cuts, cuts[1:])]:
+                f.result()
+        return run
+    return Candidate(f"copy {threads} threads", make)

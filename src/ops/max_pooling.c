@@ -510,8 +510,7 @@ static const mp_vector* mp_vector_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, 
 #  undef MP_V
     const int i = idx_size == 0 ? 0 : (idx_size == 4 ? 1 : 2), w = kw == 2 ? 0 : (kw == 3 ? 1 : 2);
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) return NULL;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("f16c")) return NULL;
+    if (!dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C)) return NULL;
     return &table[type == DML_TENSOR_DATA_TYPE_FLOAT16][w][i];
 }
 #else
@@ -726,16 +725,6 @@ static void max_pooling_execute(const DMLC_OPERATOR_T* op, const void* const* in
 
 /* ---- Creation ------------------------------------------------------------------------------ */
 
-/* Checks one of the per-dimension arrays: present, and (nonzero) no element is 0. */
-static HRESULT mp_check_array(const char* opname, const char* field, const UINT* a, UINT count, int nonzero)
-{
-    if (!a) return dmlc_fail(E_POINTER, opname, "%s is NULL", field);
-    if (nonzero)
-        for (UINT i = 0; i < count; ++i)
-            if (a[i] == 0) return dmlc_fail(E_INVALIDARG, opname, "%s[%u] is 0, expected at least 1", field, i);
-    return S_OK;
-}
-
 /* MAX_POOLING's fields and MAX_POOLING1/2's (v1 is v2's prefix; v0 has no indices and v0/v1
  * no dilations). */
 typedef struct mp_args {
@@ -743,12 +732,7 @@ typedef struct mp_args {
     const DML_TENSOR_DESC* out_desc;
     const DML_TENSOR_DESC* idx_desc;
     UINT outputs; /* output slots */
-    UINT count;
-    const UINT* strides;
-    const UINT* window;
-    const UINT* start;
-    const UINT* end;
-    const UINT* dilations;
+    dmlc_pool_window win;
 } mp_args;
 
 static mp_args read_args(DML_OPERATOR_TYPE type, const void* desc)
@@ -762,79 +746,21 @@ static mp_args read_args(DML_OPERATOR_TYPE type, const void* desc)
     a.out_desc = v0 ? d0->OutputTensor : d2->OutputTensor;
     a.idx_desc = v0 ? NULL : d2->OutputIndicesTensor;
     a.outputs = v0 ? 1 : 2;
-    a.count = v0 ? d0->DimensionCount : d2->DimensionCount;
-    a.strides = v0 ? d0->Strides : d2->Strides;
-    a.window = v0 ? d0->WindowSize : d2->WindowSize;
-    a.start = v0 ? d0->StartPadding : d2->StartPadding;
-    a.end = v0 ? d0->EndPadding : d2->EndPadding;
-    a.dilations = v2 ? d2->Dilations : ones;
+    a.win.count = v0 ? d0->DimensionCount : d2->DimensionCount;
+    a.win.strides = v0 ? d0->Strides : d2->Strides;
+    a.win.window = v0 ? d0->WindowSize : d2->WindowSize;
+    a.win.start = v0 ? d0->StartPadding : d2->StartPadding;
+    a.win.end = v0 ? d0->EndPadding : d2->EndPadding;
+    a.win.dilations = v2 ? d2->Dilations : ones;
     return a;
 }
 
-/* The window fields against the input, and the output sizes into sh: the floor size, or
- * (check mode) the ceil size too, or (infer mode with DMLC_INFER_FLAG_CEIL_MODE) the ceil
- * size.  Slot 1 (indices) gets slot 0's sizes. */
+/* The window fields against the input and the output sizes into sh (src/pooling.c's rule,
+ * shared with average pooling); slot 1 (indices) gets slot 0's sizes. */
 static HRESULT validate(const char* opname, const mp_args* a, const dmlc_tensor* in, dmlc_shapes* sh)
 {
-    const UINT sp = in->ndim - 2;
     HRESULT hr;
-    if (a->count != sp)
-        return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount %u - 2)",
-                         a->count, sp, in->ndim);
-    if (FAILED(hr = mp_check_array(opname, "Strides", a->strides, sp, 1)) ||
-        FAILED(hr = mp_check_array(opname, "WindowSize", a->window, sp, 1)) ||
-        FAILED(hr = mp_check_array(opname, "StartPadding", a->start, sp, 0)) ||
-        FAILED(hr = mp_check_array(opname, "EndPadding", a->end, sp, 0)) ||
-        FAILED(hr = mp_check_array(opname, "Dilations", a->dilations, sp, 1)))
-        return hr;
-    for (UINT slot = 0; slot < a->outputs; ++slot) dmlc_shape_rank(sh, slot, in->ndim);
-    for (UINT k = 0; k < 2; ++k)
-        if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", k, in->sizes[k], "InputTensor.Sizes[%u]", k)))
-            return hr;
-    for (UINT i = 0; i < sp; ++i) {
-        const UINT ax = i + 2;
-        const UINT* start = a->start;
-        const UINT* end = a->end;
-        const UINT* window = a->window;
-        const UINT* dilations = a->dilations;
-        const UINT* strides = a->strides;
-        const uint64_t padded = (uint64_t)in->sizes[ax] + start[i] + end[i];
-        const uint64_t k = ((uint64_t)window[i] - 1) * dilations[i] + 1;
-        uint64_t floor_size, ceil_size;
-        if (padded > UINT32_MAX)
-            return dmlc_fail(E_INVALIDARG, opname, "InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u is "
-                             "%llu, more than a tensor size can hold (4294967295)", ax, in->sizes[ax], i, start[i], i,
-                             end[i], (unsigned long long)padded);
-        if (k > UINT32_MAX)
-            return dmlc_fail(E_INVALIDARG, opname, "the dilated window (WindowSize[%u] %u - 1) * Dilations[%u] %u + 1 is "
-                             "%llu, more than a tensor size can hold (4294967295)", i, window[i], i, dilations[i],
-                             (unsigned long long)k);
-        if (k > padded)
-            return dmlc_fail(E_INVALIDARG, opname, "the dilated window (WindowSize[%u] %u - 1) * Dilations[%u] %u + 1 = %llu "
-                             "is larger than the padded input InputTensor.Sizes[%u] %u + StartPadding[%u] %u + "
-                             "EndPadding[%u] %u = %llu", i, window[i], i, dilations[i], (unsigned long long)k, ax,
-                             in->sizes[ax], i, start[i], i, end[i], (unsigned long long)padded);
-        floor_size = (padded - k) / strides[i] + 1;
-        ceil_size = (padded - k + strides[i] - 1) / strides[i] + 1;
-        if (dmlc_shapes_infer(sh)) {
-            sh->sizes[0].Sizes[ax] = (UINT)(sh->flags & DMLC_INFER_FLAG_CEIL_MODE ? ceil_size : floor_size);
-            continue;
-        }
-        {
-            const dmlc_tensor* out = &sh->outputs[0];
-            if (out->sizes[ax] == floor_size || out->sizes[ax] == ceil_size) continue;
-            if (floor_size == ceil_size)
-                return dmlc_fail(E_INVALIDARG, opname, "OutputTensor.Sizes[%u] is %u, expected %llu ((InputTensor.Sizes[%u] "
-                                 "%u + StartPadding[%u] %u + EndPadding[%u] %u - window %llu) / Strides[%u] %u + 1)", ax,
-                                 out->sizes[ax], (unsigned long long)floor_size, ax, in->sizes[ax], i, start[i], i,
-                                 end[i], (unsigned long long)k, i, strides[i]);
-            return dmlc_fail(E_INVALIDARG, opname, "OutputTensor.Sizes[%u] is %u, expected %llu (floor) or %llu (ceil) "
-                             "((InputTensor.Sizes[%u] %u + StartPadding[%u] %u + EndPadding[%u] %u - window %llu) / "
-                             "Strides[%u] %u + 1)", ax, out->sizes[ax], (unsigned long long)floor_size,
-                             (unsigned long long)ceil_size, ax, in->sizes[ax], i, start[i], i, end[i],
-                             (unsigned long long)k, i, strides[i]);
-        }
-    }
+    if (FAILED(hr = dmlc_pool_window_validate(opname, &a->win, in, sh))) return hr;
     if (dmlc_shapes_infer(sh)) {
         if (a->outputs > 1) sh->sizes[1] = sh->sizes[0];
         return S_OK;
@@ -894,10 +820,10 @@ static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dm
         mp_dim* m = &st->dims[lead + i];
         m->n = in->sizes[i + 2];
         m->out = out->sizes[i + 2];
-        m->k = a->window[i];
-        m->s = a->strides[i];
-        m->d = a->dilations[i];
-        m->p = a->start[i];
+        m->k = a->win.window[i];
+        m->s = a->win.strides[i];
+        m->d = a->win.dilations[i];
+        m->p = a->win.start[i];
         m->is = (int64_t)in->strides[i + 2];
         m->os = (int64_t)out->strides[i + 2];
     }
@@ -959,7 +885,7 @@ HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, cons
         FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[0], "OutputTensor", opname)))
         return hr;
     if (a.idx_desc) {
-        char name[32];
+        char name[DMLC_TYPE_NAME_SIZE];
         if (FAILED(hr = dmlc_tensor_init(&outs[1], a.idx_desc, opname, "OutputIndicesTensor", 3, 5, DMLC_OUTPUT)) ||
             FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[1], "OutputIndicesTensor", opname)))
             return hr;

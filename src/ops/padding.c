@@ -133,151 +133,28 @@ static inline uint64_t walk_run(const padding_state* st, const pad_dim* d, pad_w
     return run;
 }
 
-/* ---- Streaming stores ------------------------------------------------------------------------
+/* ---- Row kernels by element size -----------------------------------------------------------
  * An output far larger than the caches is written with non-temporal stores where it is
- * contiguous: they skip reading every destination line into the cache before writing it,
- * a third of the memory traffic of a copy (glibc's memcpy does the same for large copies).
- * Only whole 64-byte lines are streamed: the partial lines at the edges of a run, shared
- * with the borders, take ordinary stores (a partly streamed line is flushed as a slow
- * partial write; measured, that made padding 5x slower). */
+ * contiguous (dmlc_copy_stream_lines, dmlc_fill_stream_lines): they skip reading every
+ * destination line into the cache before writing it, a third of the memory traffic of a
+ * copy.  Only whole 64-byte lines are streamed, since a row's first and last lines are
+ * shared with the borders, which take ordinary stores.  Used from 32 MiB of output, for
+ * runs of 256 bytes or more. */
 #define PAD_STREAM_MIN_BYTES ((uint64_t)32 << 20)
 #define PAD_STREAM_MIN_RUN 256
-#if defined(__SSE2__) || defined(_M_X64)
-#  include <emmintrin.h>
-#  define PAD_HAVE_STREAM 1
-/* n >= 64 (callers pass at least PAD_STREAM_MIN_RUN bytes). */
-static void stream_copy(char* d, const char* s, size_t n)
-{
-    size_t head = (size_t)(-(uintptr_t)d & 63);
-    memcpy(d, s, head);
-    d += head;
-    s += head;
-    n -= head;
-    for (; n >= 64; n -= 64, d += 64, s += 64) {
-        __m128i a = _mm_loadu_si128((const __m128i*)s), b = _mm_loadu_si128((const __m128i*)(s + 16));
-        __m128i c = _mm_loadu_si128((const __m128i*)(s + 32)), e = _mm_loadu_si128((const __m128i*)(s + 48));
-        _mm_stream_si128((__m128i*)d, a);
-        _mm_stream_si128((__m128i*)(d + 16), b);
-        _mm_stream_si128((__m128i*)(d + 32), c);
-        _mm_stream_si128((__m128i*)(d + 48), e);
-    }
-    memcpy(d, s, n);
-}
 
-/* Fills n bytes with copies of the element `value` (elem_size bytes; d is aligned to it). */
-static void stream_fill(char* d, size_t n, const unsigned char* value, size_t elem_size)
-{
-    unsigned char pat[64];
-    size_t head = (size_t)(-(uintptr_t)d & 63);
-    __m128i v;
-    for (size_t i = 0; i < 64; i += elem_size) memcpy(pat + i, value, elem_size);
-    memcpy(d, pat, head); /* d is element-aligned, so the pattern is in phase */
-    d += head;
-    n -= head;
-    v = _mm_loadu_si128((const __m128i*)pat);
-    for (; n >= 64; n -= 64, d += 64) {
-        _mm_stream_si128((__m128i*)d, v);
-        _mm_stream_si128((__m128i*)(d + 16), v);
-        _mm_stream_si128((__m128i*)(d + 32), v);
-        _mm_stream_si128((__m128i*)(d + 48), v);
-    }
-    memcpy(d, pat, n);
-}
-#  define STREAM_FENCE() _mm_sfence()
-#else
-#  define PAD_HAVE_STREAM 0
-static void stream_copy(char* d, const char* s, size_t n) { memcpy(d, s, n); }
-static void stream_fill(char* d, size_t n, const unsigned char* value, size_t elem_size)
-{
-    for (size_t i = 0; i < n; i += elem_size) memcpy(d + i, value, elem_size);
-}
-#  define STREAM_FENCE() ((void)0)
-#endif
-
-/* ---- Row kernels by element size ----------------------------------------------------------- */
-#define DEFINE_PAD_ROW(T, NAME)                                                                            \
-    static void NAME##_fill(T* DMLC_RESTRICT d, int64_t ds, uint64_t count, T v)                           \
-    {                                                                                                      \
-        if (ds == 1)                                                                                       \
-            for (uint64_t i = 0; i < count; ++i) d[i] = v;                                                 \
-        else                                                                                               \
-            for (uint64_t i = 0; i < count; ++i) d[(int64_t)i * ds] = v;                                   \
-    }                                                                                                      \
-    static void NAME##_copy(T* DMLC_RESTRICT d, int64_t ds, const T* DMLC_RESTRICT s, int64_t ss,          \
-                            uint64_t count)                                                                \
-    {                                                                                                      \
-        if (ds == 1 && ss == 1) memcpy(d, s, count * sizeof(T));                                           \
-        else if (ss == 0) NAME##_fill(d, ds, count, *s);                                                   \
-        else if (ds == 1 && ss == -1)                                                                      \
-            for (uint64_t i = 0; i < count; ++i) d[i] = s[-(int64_t)i];                                    \
-        else                                                                                               \
-            for (uint64_t i = 0; i < count; ++i) d[(int64_t)i * ds] = s[(int64_t)i * ss];                  \
-    }                                                                                                      \
-    /* count border elements from the walk w (mirror modes), as runs of the source row. */                 \
-    static void NAME##_border(const padding_state* st, const pad_dim* D, T* d, const T* s, pad_walk w,       \
-                              uint64_t count)                                                              \
-    {                                                                                                      \
-        while (count) {                                                                                    \
-            uint64_t x;                                                                                    \
-            int dir;                                                                                       \
-            uint64_t run = walk_run(st, D, &w, count, &x, &dir);                                           \
-            NAME##_copy(d, D->os, s + (int64_t)x * D->is, dir * D->is, run);                               \
-            d += (int64_t)run * D->os;                                                                     \
-            count -= run;                                                                                  \
-        }                                                                                                  \
-    }                                                                                                      \
-    static void NAME(const padding_state* st, char* dst, const char* src, uint64_t c0, uint64_t c1)        \
-    {                                                                                                      \
-        const pad_dim* D = &st->dims[st->ndim - 1];                                                        \
-        T* d = (T*)dst;                                                                                    \
-        const T* s = (const T*)src;                                                                        \
-        const uint64_t end = D->s + D->n;                                                                  \
-        const int constant = st->mode == DML_PADDING_MODE_CONSTANT;                                        \
-        uint64_t a, b;                                                                                     \
-        T v;                                                                                               \
-        memcpy(&v, st->value, sizeof v);                                                                   \
-        if (!s) {                                                                                          \
-            if (st->stream && D->os == 1 && (c1 - c0) * sizeof(T) >= PAD_STREAM_MIN_RUN)                  \
-                stream_fill((char*)(d + c0), (c1 - c0) * sizeof(T), st->value, sizeof(T));                 \
-            else                                                                                           \
-                NAME##_fill(d + (int64_t)c0 * D->os, D->os, c1 - c0, v);                                   \
-            return;                                                                                        \
-        }                                                                                                  \
-        /* Left border [c0, min(c1, s)). */                                                                \
-        b = c1 < D->s ? c1 : D->s;                                                                         \
-        if (c0 < b) {                                                                                      \
-            if (constant) NAME##_fill(d + (int64_t)c0 * D->os, D->os, b - c0, v);                          \
-            else if (c0 == 0 && b == st->gather_left)                                                      \
-                for (uint64_t i = 0; i < b; ++i) d[(int64_t)i * D->os] = s[st->left_src[i]];              \
-            else NAME##_border(st, D, d + (int64_t)c0 * D->os, s,                                          \
-                               c0 == 0 ? st->left : walk_start(st->mode, D->n, (int64_t)c0 - (int64_t)D->s), \
-                               b - c0);                                                                    \
-        }                                                                                                  \
-        /* Interior [max(c0, s), min(c1, s + n)). */                                                       \
-        a = c0 > D->s ? c0 : D->s;                                                                         \
-        b = c1 < end ? c1 : end;                                                                           \
-        if (a < b) {                                                                                       \
-            if (st->stream && D->os == 1 && D->is == 1 && (b - a) * sizeof(T) >= PAD_STREAM_MIN_RUN)      \
-                stream_copy((char*)(d + a), (const char*)(s + (a - D->s)), (b - a) * sizeof(T));           \
-            else                                                                                           \
-                NAME##_copy(d + (int64_t)a * D->os, D->os, s + (int64_t)(a - D->s) * D->is, D->is, b - a); \
-        }                                                                                                  \
-        /* Right border [max(c0, s + n), c1). */                                                           \
-        a = c0 > end ? c0 : end;                                                                           \
-        if (a < c1) {                                                                                      \
-            if (constant) NAME##_fill(d + (int64_t)a * D->os, D->os, c1 - a, v);                           \
-            else if (a == end && c1 - a == st->gather_right)                                               \
-                for (uint64_t i = 0; i < c1 - a; ++i) d[(int64_t)(a + i) * D->os] = s[st->right_src[i]];   \
-            else NAME##_border(st, D, d + (int64_t)a * D->os, s,                                           \
-                               a == end ? st->right : walk_start(st->mode, D->n, (int64_t)(a - D->s)),     \
-                               c1 - a);                                                                    \
-        }                                                                                                  \
-    }
-
-DEFINE_PAD_ROW(uint8_t, pad_row8)
-DEFINE_PAD_ROW(uint16_t, pad_row16)
-DEFINE_PAD_ROW(uint32_t, pad_row32)
-DEFINE_PAD_ROW(uint64_t, pad_row64)
+#define T uint8_t
+#define NAME pad_row8
+#include "padding_row.inc"
+#define T uint16_t
+#define NAME pad_row16
+#include "padding_row.inc"
+#define T uint32_t
+#define NAME pad_row32
+#include "padding_row.inc"
+#define T uint64_t
+#define NAME pad_row64
+#include "padding_row.inc"
 
 static pad_row_fn pad_row_for(UINT elem_size)
 {
@@ -295,9 +172,6 @@ typedef struct pad_job {
     char* dst;
     const char* src;
     uint64_t pieces; /* column ranges per row, > 1 only when there are few rows */
-    uint64_t items;  /* rows * pieces */
-    uint64_t chunk;  /* items per chunk */
-    uint64_t next;   /* the next chunk to take (atomic) */
 } pad_job;
 
 /* Items [begin, end) of rows x pieces.  The outer multi-index, its source coordinates and
@@ -352,30 +226,7 @@ static void pad_range(void* vjob, uint64_t begin, uint64_t end)
             if (idx[i] != 0) break;
         }
     }
-    if (st->stream) STREAM_FENCE(); /* streamed stores are visible before the call returns */
-}
-
-#if defined(_MSC_VER) && !defined(__clang__)
-#  include <intrin.h>
-static uint64_t take_chunk(pad_job* job) { return (uint64_t)_InterlockedExchangeAdd64((volatile __int64*)&job->next, 1); }
-#else
-static uint64_t take_chunk(pad_job* job) { return __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED); }
-#endif
-
-/* Threads take chunks of rows from a shared counter rather than a fixed share each: on a
- * machine where another process holds a core, the thread that runs faster takes more
- * chunks, instead of waiting for the slow one at the end. */
-static void pad_worker(void* vjob, uint64_t begin, uint64_t end)
-{
-    pad_job* job = (pad_job*)vjob;
-    (void)begin;
-    (void)end;
-    for (;;) {
-        const uint64_t c = take_chunk(job);
-        const uint64_t b = c * job->chunk;
-        if (b >= job->items) break;
-        pad_range(job, b, job->items - b < job->chunk ? job->items : b + job->chunk);
-    }
+    if (st->stream) dmlc_stream_fence(); /* streamed stores are visible before the call returns */
 }
 
 static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
@@ -395,51 +246,10 @@ static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, vo
         job.pieces = 8 * threads / st->rows + 1;
         if (job.pieces > m) job.pieces = m;
     }
-    job.items = st->rows * job.pieces;
-    /* 16 chunks per thread, none under 64 KiB of work unless that leaves one per thread. */
-    job.chunk = job.items / (16 * threads) + 1;
-    if (job.chunk * (bytes / job.items + 1) < ((uint64_t)1 << 16)) job.chunk = job.items / threads + 1;
-    job.next = 0;
-    dmlc_parallel_for((job.items + job.chunk - 1) / job.chunk, bytes, pad_worker, &job);
+    dmlc_parallel_for(st->rows * job.pieces, bytes, pad_range, &job);
 }
 
 /* ---- The padding value ----------------------------------------------------------------------- */
-
-/* FLOAT32 -> FLOAT16 bits, rounding to nearest even; overflow gives infinity, NaN keeps its
- * sign and top payload bits (as NumPy's float32 -> float16 cast). */
-static uint16_t float_to_half(float f)
-{
-    uint32_t x, man, exp, h, rem, halfway;
-    uint16_t sign;
-    int e;
-    memcpy(&x, &f, sizeof x);
-    sign = (uint16_t)((x >> 16) & 0x8000u);
-    exp = (x >> 23) & 0xffu;
-    man = x & 0x7fffffu;
-    if (exp == 0xffu) {
-        if (!man) return (uint16_t)(sign | 0x7c00u);
-        h = 0x7c00u + (man >> 13);
-        return (uint16_t)(sign | (h == 0x7c00u ? h + 1 : h));
-    }
-    e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        /* A half subnormal counts units of 2^-24: the value 1.man * 2^(exp-127) is
-         * (man | 2^23) >> (14 - e) units, rounded. */
-        unsigned shift = (unsigned)(14 - e);
-        if (e < -10) return sign; /* below 2^-25: rounds to zero */
-        man |= 0x800000u;
-        h = man >> shift;
-        rem = man & ((1u << shift) - 1);
-        halfway = 1u << (shift - 1);
-        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
-        return (uint16_t)(sign | h);
-    }
-    h = ((uint32_t)e << 10) | (man >> 13);
-    rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h; /* a carry into the exponent is right: up to inf */
-    return (uint16_t)(sign | h);
-}
 
 /* PADDING's FLOAT as the tensor's type: integers truncate toward zero and saturate, NaN is
  * 0; floats round to nearest even.  Writes elem_size bytes of out. */
@@ -468,7 +278,7 @@ static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned cha
     case DML_TENSOR_DATA_TYPE_FLOAT32: memcpy(out, &f, sizeof f); break;
     case DML_TENSOR_DATA_TYPE_FLOAT64: memcpy(out, &v, sizeof v); break;
     case DML_TENSOR_DATA_TYPE_FLOAT16: {
-        uint16_t h = float_to_half(f);
+        uint16_t h = dmlc_float_to_half(f);
         memcpy(out, &h, sizeof h);
         break;
     }
@@ -529,7 +339,7 @@ static HRESULT validate(const char* opname, const padding_args* a, const dmlc_te
                          "DML_PADDING_MODE_EDGE (1), DML_PADDING_MODE_REFLECTION (2), DML_PADDING_MODE_SYMMETRIC (3) "
                          "or DML_PADDING_MODE_WRAP (4)", (int)a->mode);
     if (a->v1 && a->d1->PaddingValueDataType != in->type) {
-        char n1[32], n2[32];
+        char n1[DMLC_TYPE_NAME_SIZE], n2[DMLC_TYPE_NAME_SIZE];
         return dmlc_fail(E_INVALIDARG, opname, "PaddingValueDataType is %s, expected %s (InputTensor.DataType)",
                          dmlc_data_type_name(a->d1->PaddingValueDataType, n1), dmlc_data_type_name(in->type, n2));
     }
@@ -614,7 +424,7 @@ static void plan(padding_state* st, const padding_args* a, const dmlc_tensor* in
         }
     }
     st->row = pad_row_for(st->elem_size);
-    st->stream = PAD_HAVE_STREAM && out->count * out->elem_size >= PAD_STREAM_MIN_BYTES;
+    st->stream = DMLC_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) && out->count * out->elem_size >= PAD_STREAM_MIN_BYTES;
 }
 
 HRESULT dmlc_infer_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)

@@ -1,0 +1,635 @@
+"""dmlc's operators on Dask arrays: arrays larger than memory, on disk or on a cluster.
+
+The functions take the in-memory API's arguments (minus ``out=``) and return lazy Dask
+arrays; dmlc's kernels run inside each block's task.  Computed, a result equals the
+in-memory function applied to the computed input, bit for bit, for every chunking.
+
+>>> import numpy as np, dask.array as da, dmlc.dask as dd
+>>> x = da.from_array(np.arange(64, dtype=np.float32).reshape(1, 1, 8, 8), chunks=(1, 1, 4, 4))
+>>> y = dd.max_pool(x, 3, strides=2, start_padding=1)
+>>> y.chunks
+((1,), (1,), (2, 2), (2, 2))
+>>> bool((y.compute() == dmlc.max_pool(x.compute(), 3, strides=2, start_padding=1)).all())
+True
+
+Arguments are checked when the graph is built, by the in-memory functions themselves, so
+the errors and their messages are the in-memory ones.  ``import dmlc`` never imports Dask;
+this module needs ``pip install "dmlc[dask]"``.
+
+``slice``, ``tile``, ``identity`` and ``avg_pool`` will join this module when dmlc has them
+in memory.
+"""
+import functools
+import math
+import operator
+
+import numpy as np
+import dask.array as da
+from dask.base import tokenize
+
+import dmlc
+from dmlc._enums import DepthSpaceOrder, PaddingMode
+from dmlc.dask._blocks import bounds_of, chunks_from_bounds, known_chunks, new_array, region_layers
+from dmlc.depth_space import _order
+from dmlc.max_pooling import _indices_dtype
+from dmlc.padding import _mode
+from dmlc.split_join import _sections_or_sizes
+
+__all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool"]
+
+_UINT_MAX = 0xFFFFFFFF
+
+
+# ---------------------------------------------------------------------------------------
+# Argument checks: the in-memory functions run on stand-ins of the real arrays.
+
+class _ValidateOnly:
+    """Given as ``out=`` to an in-memory function, it stops the call right after the
+    argument checks: every function checks its arguments (and derives the output shape)
+    before it looks at ``out``, and rejects this object there with a TypeError naming its
+    type.  (A test of every argument error keeps that promise checked.)"""
+
+
+_VALIDATE_ONLY = _ValidateOnly()
+
+
+def _check_arguments(fn, *args, **kwargs):
+    """Run fn's argument checks on args; its errors propagate unchanged."""
+    try:
+        fn(*args, out=_VALIDATE_ONLY, **kwargs)
+    except TypeError as exc:
+        if type(_VALIDATE_ONLY).__name__ in str(exc):  # "out must be ..., not _ValidateOnly"
+            return
+        raise
+    raise AssertionError(f"{fn.__name__} accepted out={_VALIDATE_ONLY!r}")  # pragma: no cover
+
+
+def _stand_in(x):
+    """An array with x's shape and dtype that takes no memory (every stride 0)."""
+    return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+
+
+def _empty_stand_in(x):
+    """x's shape and dtype with no batch (axis 0 of length 0): the in-memory function
+    checks every argument and returns an empty result of the output's other sizes."""
+    return np.empty((0,) + x.shape[1:] if x.ndim else (), x.dtype)
+
+
+def _check_sizes(*shapes):
+    """DirectML's sizes are 32-bit: the check the in-memory call makes when it binds each
+    non-empty array (after its argument checks)."""
+    for shape in shapes:
+        for i, n in enumerate(shape):
+            if n > _UINT_MAX:
+                raise ValueError(f"dimension {i} has size {n}; DirectML sizes are 32-bit (at most {_UINT_MAX})")
+
+
+def _as_dask(x):
+    return x if isinstance(x, da.Array) else da.asarray(x)
+
+
+def _per_axis(values, n, default=None):
+    """An argument the in-memory function accepted, one Python int per axis (the
+    in-memory rule: one int for all axes, or one per axis; None is the default)."""
+    if values is None:
+        values = default
+    if type(values) is int or (hasattr(values, "__index__") and not isinstance(values, np.ndarray)):
+        return [operator.index(values)] * n
+    if isinstance(values, np.ndarray):
+        values = values.tolist() if values.ndim else [values.item()] * n
+    return [operator.index(v) for v in values]
+
+
+def _normalize_axis(axis, nd):
+    axis = operator.index(axis)
+    return axis + nd if axis < 0 else axis
+
+
+# ---------------------------------------------------------------------------------------
+# max_pool
+
+@functools.lru_cache(maxsize=None)
+def _empty_window(dtype, indices_dtype):
+    """The value and index of a window with no element inside x, as the in-memory kernel
+    gives them (the dtype's lowest value, all ones): one window over padding only."""
+    v, i = dmlc.max_pool(np.zeros((1, 1, 1), dtype), 1, start_padding=1, return_indices=True,
+                         indices_dtype=np.uint32 if indices_dtype is None else indices_dtype)
+    return v[0, 0, 0], i[0, 0, 0]
+
+
+def _globalize(idx, region_shape, offsets, full_shape, padded):
+    """Flat indices into a region (at offsets in the whole input) as flat indices into
+    the whole input, in place.  Axes the region spans whole merge with the axis before
+    them, so a block of whole (C, H, W) planes costs one addition:
+
+        region (2, 3, 4, 4) of x (8, 3, 4, 4) at (6, 0, 0, 0): global = local + 6*48.
+
+    The all-ones index of a window with no element (possible only where the block has
+    padding) stays all ones.  Every value fits idx's dtype: the in-memory checks made
+    sure the whole input's indices do."""
+    groups = []  # (region size, full size, offset) from the innermost axis out
+    for r, f, o in zip(reversed(region_shape), reversed(full_shape), reversed(offsets)):
+        if groups and groups[-1][0] == groups[-1][1] and groups[-1][2] == 0:
+            gr, gf, _ = groups[-1]
+            groups[-1] = (r * gr, f * gf, o * gf)
+        else:
+            groups.append((r, f, o))
+    sentinel = np.iinfo(idx.dtype).max
+    missing = (idx == sentinel) if padded else None
+    if len(groups) == 1:
+        if groups[0][2]:
+            idx += idx.dtype.type(groups[0][2])
+    else:
+        rem = idx.copy()
+        idx[...] = 0
+        stride = 1
+        coord = np.empty_like(idx)
+        for k, (r, f, o) in enumerate(groups):
+            if k == len(groups) - 1:
+                coord = rem
+            else:
+                np.remainder(rem, r, out=coord)
+                np.floor_divide(rem, r, out=rem)
+            if o:
+                coord += idx.dtype.type(o)
+            if stride != 1:
+                coord *= idx.dtype.type(stride)
+            idx += coord
+            stride *= f
+    if missing is not None and missing.any():
+        idx[missing] = sentinel
+    return idx
+
+
+def _max_pool_block(region, p):
+    (window, strides, start, end, dilations, indices_dtype, offsets, full_shape, block_shape) = p
+    if any(n == 0 for n in region.shape[2:]):
+        # Every window of the block lies in the padding (a ceil-mode window past the end,
+        # or padding wider than the window): lowest values, all-ones indices.
+        value, index = _empty_window(region.dtype, indices_dtype)
+        values = np.full(block_shape, value, region.dtype)
+        return values if indices_dtype is None else (values, np.full(block_shape, index, indices_dtype))
+    out = dmlc.max_pool(region, window, strides=strides, start_padding=start, end_padding=end, dilations=dilations,
+                        return_indices=indices_dtype is not None,
+                        indices_dtype="uint32" if indices_dtype is None else indices_dtype)
+    if indices_dtype is None:
+        return out
+    values, indices = out
+    return values, _globalize(indices, region.shape, offsets, full_shape, any(start) or any(end))
+
+
+def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,
+             return_indices=False, indices_dtype="uint32", ceil_mode=False):
+    """:func:`dmlc.max_pool` on a Dask array: maximum over sliding windows (DirectML
+    MAX_POOLING2), optionally with the position of each maximum.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like, shape (N, C, *spatial)
+        Anything else goes through ``dask.array.asarray``.
+    window_size, strides, start_padding, end_padding, dilations, return_indices, indices_dtype, ceil_mode
+        As :func:`dmlc.max_pool`.
+
+    Returns
+    -------
+    dask.array.Array, or a pair of them with ``return_indices``
+        The maxima and, with ``return_indices``, their flat indices into the whole of
+        ``x`` (batch and channel included), exactly as in memory.
+
+    Notes
+    -----
+    Chunks: N and C keep x's chunks.  Along each spatial axis, window ``o`` belongs to
+    the input chunk holding its last element, ``o*stride - start_padding + (window-1)*
+    dilation``, and output chunks follow input chunks: input chunks of ``c`` elements,
+    a multiple of the stride, give output chunks of about ``c / stride`` (exactly, for
+    2x2 stride 2, or 3x3 stride 2 with padding 1).  Windows before the first input
+    chunk's end join the first output chunk, windows past the last input chunk (end
+    padding, ceil mode) the last, and an input chunk where no window ends gives no
+    output chunk.  The spatial axes are never rechunked.
+
+    Memory: each output block's task reads the region its windows cover, halo included,
+    from the input blocks it overlaps (however many: halos wider than a chunk, or than
+    the whole array, just reach further), and pools it in one call.  Since a window
+    belongs to the chunk where it *ends*, a block needs only the edges of the blocks
+    before it; those edges are copied as the blocks are read, so a block is released
+    with its own output.  Peak memory is a few chunks per worker plus those thin edges,
+    however wide the array (see ``dmlc.dask._blocks.region_layers``).
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "max_pool"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    probe = dmlc.max_pool(_empty_stand_in(x), window_size, strides=strides, start_padding=start_padding,
+                          end_padding=end_padding, dilations=dilations, return_indices=return_indices,
+                          indices_dtype=indices_dtype, ceil_mode=ceil_mode)
+    idt = _indices_dtype(indices_dtype) if return_indices else None
+    out_shape = (x.shape[0],) + (probe[0] if return_indices else probe).shape[1:]
+    if x.size:
+        # What the in-memory call checks when it binds the arrays and creates the operator.
+        _check_sizes(x.shape, out_shape)
+        if idt is not None and x.size > np.iinfo(idt).max:
+            raise ValueError(f"DML_OPERATOR_MAX_POOLING2: InputTensor has {x.size} elements, more than "
+                             f"{idt.name.upper()} indices can address (at most {np.iinfo(idt).max})")
+
+    sp = x.ndim - 2
+    window = _per_axis(window_size, sp)
+    stride = _per_axis(strides, sp, window)
+    start = _per_axis(start_padding, sp, 0)
+    end = _per_axis(end_padding, sp, 0)
+    dilation = _per_axis(dilations, sp, 1)
+    extent = [(k - 1) * d + 1 for k, d in zip(window, dilation)]
+
+    in_bounds = [bounds_of(c) for c in x.chunks]
+    out_chunks = list(x.chunks[:2])
+    for i in range(sp):
+        # Window o belongs to the input chunk holding its last element, o*S - P + k - 1:
+        # the first window of the chunk starting at b is ceil((b + P + 1 - k) / S).
+        s, shift = stride[i], start[i] + 1 - extent[i]
+        out_chunks.append(chunks_from_bounds([-(-(b + shift) // s) for b in in_bounds[i + 2][:-1]], out_shape[i + 2]))
+    out_chunks = tuple(out_chunks)
+    out_bounds = [bounds_of(c) for c in out_chunks]
+
+    def plan(index):
+        intervals = [[(in_bounds[a][index[a]], in_bounds[a][index[a] + 1])] for a in range(2)]
+        offsets = [in_bounds[0][index[0]], in_bounds[1][index[1]]]
+        block_shape = [out_chunks[a][index[a]] for a in range(2)]
+        sub_start, sub_end = [], []
+        for i in range(sp):
+            a = i + 2
+            o0, o1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
+            n = x.shape[a]
+            # Windows o0..o1-1 cover input coordinates lo..hi-1 (padding included).
+            lo = o0 * stride[i] - start[i]
+            hi = (o1 - 1) * stride[i] - start[i] + extent[i]
+            first, last = max(lo, 0), min(hi, n)
+            intervals.append([(first, last)] if first < last else [])
+            offsets.append(first)
+            sub_start.append(first - lo)
+            sub_end.append(hi - last)
+            block_shape.append(o1 - o0)
+        return "run", intervals, (window, stride, sub_start, sub_end, dilation, idt, tuple(offsets), x.shape,
+                                  tuple(block_shape))
+
+    token = tokenize(x, window, stride, start, end, dilation, str(idt), out_shape)
+    name = f"dmlc-max_pool-{token}"
+    layers = region_layers(x, name, out_chunks, plan, _max_pool_block, causal=True)
+    if idt is None:
+        return new_array(layers, [x], name, out_chunks, x.dtype)
+    vname, iname = f"dmlc-max_pool-values-{token}", f"dmlc-max_pool-indices-{token}"
+    layers[vname] = ({(vname,) + k[1:]: (operator.getitem, k, 0) for k in layers[name][0]}, (name,))
+    layers[iname] = ({(iname,) + k[1:]: (operator.getitem, k, 1) for k in layers[name][0]}, (name,))
+    return (new_array(layers, [x], vname, out_chunks, x.dtype),
+            new_array(layers, [x], iname, out_chunks, idt))
+
+
+# ---------------------------------------------------------------------------------------
+# depth_to_space / space_to_depth
+
+def _depth_space_block(region, p):
+    block_size, order, to_space, phase = p
+    if to_space:
+        return dmlc.depth_to_space(region, block_size, order=order)
+    if phase is not None:
+        # One channel group of DEPTH_COLUMN_ROW space_to_depth: the (i, j) phase of each
+        # block, out[n, c, h, w] = x[n, c, h*b + i, w*b + j]; a block size of 1 makes
+        # space_to_depth the strided copy that gathers it.
+        i, j = phase
+        return dmlc.space_to_depth(region[:, :, i::block_size, j::block_size], 1)
+    return dmlc.space_to_depth(region, block_size, order=order)
+
+
+def _depth_space(x, block_size, order, to_space, fname):
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    fn = dmlc.depth_to_space if to_space else dmlc.space_to_depth
+    out_shape = (x.shape[0],) + fn(_empty_stand_in(x), block_size, order=order).shape[1:]
+    if x.size:
+        _check_sizes(x.shape, out_shape)
+    b = operator.index(block_size)
+    bb = b * b
+    crd = _order(order, fname) == DepthSpaceOrder.COLUMN_ROW_DEPTH
+    order = DepthSpaceOrder(_order(order, fname))
+    n, c, h, w = x.shape
+    in_bounds = [bounds_of(ch) for ch in x.chunks]
+    split_groups = False  # space_to_depth DCR with several channel chunks: one chunk per group
+    if to_space:
+        co = c // bb
+        if crd:
+            c_chunks = chunks_from_bounds([-(-v // bb) for v in in_bounds[1][:-1]], co)
+        else:
+            c_chunks = chunks_from_bounds([v for v in in_bounds[1] if v < co], co)
+        out_chunks = (x.chunks[0], c_chunks, tuple(v * b for v in x.chunks[2]), tuple(v * b for v in x.chunks[3]))
+    else:
+        if crd:
+            c_chunks = tuple(v * bb for v in x.chunks[1])
+        elif len(x.chunks[1]) == 1:
+            c_chunks = (c * bb,)
+        else:
+            split_groups = True
+            c_chunks = tuple(x.chunks[1]) * bb
+        out_chunks = (x.chunks[0], c_chunks,
+                      chunks_from_bounds([-(-v // b) for v in in_bounds[2][:-1]], h // b),
+                      chunks_from_bounds([-(-v // b) for v in in_bounds[3][:-1]], w // b))
+    out_bounds = [bounds_of(ch) for ch in out_chunks]
+
+    def plan(index):
+        (n0, n1), (c0, c1), (h0, h1), (w0, w1) = [(out_bounds[a][index[a]], out_bounds[a][index[a] + 1])
+                                                  for a in range(4)]
+        phase = None
+        if to_space:
+            rows, cols = [(h0 // b, h1 // b)], [(w0 // b, w1 // b)]
+            if crd:  # out channel k reads in channels k*b*b .. k*b*b + b*b - 1
+                chans = [(c0 * bb, c1 * bb)]
+            else:    # out channel k reads in channels g*co + k for each group g
+                chans = [(g * co + c0, g * co + c1) for g in range(bb)]
+        else:
+            rows, cols = [(h0 * b, h1 * b)], [(w0 * b, w1 * b)]
+            if crd:
+                chans = [(c0 // bb, c1 // bb)]
+            elif not split_groups:
+                chans = [(0, c)]
+            else:
+                g = index[1] // len(x.chunks[1])
+                chans = [(c0 - g * c, c1 - g * c)]
+                phase = divmod(g, b)
+        return "run", [[(n0, n1)], chans, rows, cols], (b, order, to_space, phase)
+
+    name = f"dmlc-{fname}-{tokenize(x, b, int(order))}"
+    return new_array(region_layers(x, name, out_chunks, plan, _depth_space_block), [x], name, out_chunks, x.dtype)
+
+
+def depth_to_space(x, block_size, *, order="depth_column_row"):
+    """:func:`dmlc.depth_to_space` on a Dask array: move blocks of channels into space
+    (DirectML DEPTH_TO_SPACE1).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like, shape (N, C, H, W)
+        Anything else goes through ``dask.array.asarray``.
+    block_size, order
+        As :func:`dmlc.depth_to_space`.
+
+    Returns
+    -------
+    dask.array.Array, shape (N, C / block_size**2, H * block_size, W * block_size)
+
+    Notes
+    -----
+    Chunks: N keeps x's chunks; H and W chunks grow by ``block_size``.  The channel axis
+    is where this operator needs more than one input chunk: output channel ``k`` reads
+    ``block_size**2`` input channels, which are adjacent in ``column_row_depth`` order
+    (input channel chunks are divided by ``block_size**2``) and ``C / block_size**2``
+    apart in ``depth_column_row`` order (output channel chunks follow the input's chunks
+    of the first ``C / block_size**2`` channels, and each output block gathers its
+    channels from ``block_size**2`` input chunks).  An input with one channel chunk gives
+    one output channel chunk, and each output block is one call on one input block.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    return _depth_space(x, block_size, order, True, "depth_to_space")
+
+
+def space_to_depth(x, block_size, *, order="depth_column_row"):
+    """:func:`dmlc.space_to_depth` on a Dask array: move blocks of space into channels
+    (DirectML SPACE_TO_DEPTH1), the inverse of :func:`depth_to_space`.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like, shape (N, C, H, W)
+        Anything else goes through ``dask.array.asarray``.
+    block_size, order
+        As :func:`dmlc.space_to_depth`.
+
+    Returns
+    -------
+    dask.array.Array, shape (N, C * block_size**2, H / block_size, W / block_size)
+
+    Notes
+    -----
+    Chunks: N keeps x's chunks; H and W chunks shrink by ``block_size`` (an input chunk
+    boundary inside a block of ``block_size`` rows moves to the block's end, and that
+    output chunk reads both input chunks).  The channel axis needs whole input chunks:
+    in ``column_row_depth`` order every input channel chunk becomes a chunk
+    ``block_size**2`` times as large; in ``depth_column_row`` order an input with one
+    channel chunk gives one output channel chunk, and several input channel chunks are
+    repeated in each of the ``block_size**2`` channel groups of the output (one task per
+    group, each a strided copy of one phase of the block).
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    return _depth_space(x, block_size, order, False, "space_to_depth")
+
+
+# ---------------------------------------------------------------------------------------
+# pad
+
+def _pad_axis(o0, o1, s, n, mode):
+    """How one axis of the output block [o0, o1) is made: the input interval(s) to read,
+    the padding a pad call adds to them, and where the block starts in that call's
+    result.  The interval is chosen so that the call's own rule (mirror about its edges,
+    clamp to its edges) gives what the whole array's rule gives: it starts at 0 where the
+    block holds start padding, ends at n where it holds end padding, and holds every
+    position a mirror of the block reads (the whole axis if a mirror goes round more
+    than once)."""
+    lo, hi = o0 - s, o1 - s  # the block's input coordinates, padding outside [0, n)
+    if 0 <= lo and hi <= n:
+        return [(lo, hi)], 0, 0, 0
+    if mode == PaddingMode.WRAP:
+        # Coordinate t reads t mod n: a run of whole or partial copies of the axis.
+        runs, t = [], lo
+        while t < hi:
+            p = t % n
+            run = min(hi - t, n - p)
+            runs.append((p, p + run))
+            t += run
+        return runs, 0, 0, 0
+    if mode == PaddingMode.CONSTANT:
+        a, b = min(max(lo, 0), n), min(max(hi, 0), n)
+        b = max(a, b)
+    elif mode == PaddingMode.EDGE or n == 1:
+        a, b = min(max(lo, 0), n - 1), min(max(hi - 1, 0), n - 1) + 1
+    else:
+        # Mirror: reflection t -> -t and 2(n-1) - t; symmetric t -> -t-1 and 2n-1 - t.
+        r = 1 if mode == PaddingMode.REFLECTION else 0
+        if lo < -(n - r) or hi - 1 > 2 * n - 1 - r:
+            a, b = 0, n
+        else:
+            ps = []
+            if lo < 0:
+                t1 = min(hi, 0)
+                ps += [-(t1 - 1) - (1 - r), -lo - (1 - r)]
+            if max(lo, 0) < min(hi, n):
+                ps += [max(lo, 0), min(hi, n) - 1]
+            if hi > n:
+                t0 = max(lo, n)
+                ps += [2 * n - 1 - r - (hi - 1), 2 * n - 1 - r - t0]
+            a, b = min(ps), max(ps) + 1
+            if lo < 0:
+                a = 0
+            if hi > n:
+                b = n
+    sub_start, sub_end = max(0, a - lo), max(0, hi - b)
+    return [(a, b)], sub_start, sub_end, lo - (a - sub_start)
+
+
+def _pad_block(region, p):
+    start, end, mode, value, window = p
+    if any(start) or any(end):
+        region = dmlc.pad(region, start, end, mode=mode, value=value)
+    return region[window] if window else region
+
+
+def pad(x, start_padding, end_padding, *, mode="constant", value=0):
+    """:func:`dmlc.pad` on a Dask array: pad the start and end of every dimension
+    (DirectML PADDING1).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    start_padding, end_padding, mode, value
+        As :func:`dmlc.pad`; ``value`` is converted to x's dtype exactly as in memory.
+
+    Returns
+    -------
+    dask.array.Array, shape ``x.shape + start_padding + end_padding``
+
+    Notes
+    -----
+    Chunks: every chunk is x's, except that the first chunk of each axis grows by its
+    start padding and the last by its end padding.  Interior blocks are x's blocks
+    themselves (no task).  An edge block reads the input it mirrors, clamps to or wraps
+    round to, however many chunks away (``wrap`` reads the other end of the axis), and
+    pads it in one call; padding wider than the axis reads the whole axis for that block.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "pad"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    _check_arguments(dmlc.pad, _stand_in(x), start_padding, end_padding, mode=mode, value=value)
+    m = PaddingMode(_mode(mode))
+    nd = x.ndim
+    s, e = _per_axis(start_padding, nd), _per_axis(end_padding, nd)
+    out_shape = tuple(n + a + b for n, a, b in zip(x.shape, s, e))
+    if nd and math.prod(out_shape):
+        if x.size == 0 and m != PaddingMode.CONSTANT:
+            i = x.shape.index(0)
+            raise ValueError(f"{fname}: x.shape[{i}] is 0; an empty dimension can only be padded with mode 'constant'")
+        if x.size:
+            _check_sizes(x.shape, out_shape)
+    out_chunks = []
+    for a in range(nd):
+        ch = list(x.chunks[a])
+        ch[0] += s[a]
+        ch[-1] += e[a]
+        out_chunks.append(tuple(ch))
+    out_chunks = tuple(out_chunks)
+    out_bounds = [bounds_of(c) for c in out_chunks]
+
+    def plan(index):
+        intervals, sub_start, sub_end, window, interior = [], [], [], [], True
+        for a in range(nd):
+            o0, o1 = out_bounds[a][index[a]], out_bounds[a][index[a] + 1]
+            iv, ss, se, w0 = _pad_axis(o0, o1, s[a], x.shape[a], m)
+            interior = interior and (ss, se, w0) == (0, 0, 0) and len(iv) == 1 and iv[0] == (o0 - s[a], o1 - s[a])
+            intervals.append(iv)
+            sub_start.append(ss)
+            sub_end.append(se)
+            window.append(slice(w0, w0 + o1 - o0))
+        if interior and nd:
+            return "alias", index  # an interior block is x's block
+        full = all(w.start == 0 and sum(hi - lo for lo, hi in iv) + ss + se == w.stop
+                   for w, iv, ss, se in zip(window, intervals, sub_start, sub_end))
+        return "run", intervals, (sub_start, sub_end, m, value, None if full else tuple(window))
+
+    name = f"dmlc-pad-{tokenize(x, s, e, int(m), value)}"
+    return new_array(region_layers(x, name, out_chunks, plan, _pad_block), [x], name, out_chunks, x.dtype)
+
+
+# ---------------------------------------------------------------------------------------
+# split / join
+
+def split(x, sections_or_sizes, axis):
+    """:func:`dmlc.split` on a Dask array: parts along an axis (DirectML SPLIT).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    sections_or_sizes, axis
+        As :func:`dmlc.split`: a number of equal parts, or the size of each part.
+
+    Returns
+    -------
+    list of dask.array.Array
+
+    Notes
+    -----
+    Chunks: the other axes keep x's chunks; along ``axis`` each part keeps the pieces of
+    x's chunks that fall inside it.  A part is Dask slicing of x, no copy until computed
+    (the computed part is assembled from its blocks, as every Dask result).
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "split"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    _check_arguments(dmlc.split, _stand_in(x), sections_or_sizes, axis)
+    sections, sizes = _sections_or_sizes(sections_or_sizes, fname)
+    ax = _normalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    if sizes is None:
+        sizes = [n // sections] * sections
+    if x.size:
+        _check_sizes(x.shape)
+    parts, start = [], 0
+    for size in sizes:
+        parts.append(x[(slice(None),) * ax + (slice(start, start + size),)])
+        start += size
+    return parts
+
+
+def join(arrays, axis):
+    """:func:`dmlc.join` on Dask arrays: join along an axis (DirectML JOIN), the inverse of
+    :func:`split`.
+
+    Parameters
+    ----------
+    arrays : sequence of dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``; one dtype for all (nothing is
+        promoted), equal shapes except on ``axis``.
+    axis : int
+
+    Returns
+    -------
+    dask.array.Array
+
+    Notes
+    -----
+    Chunks: along ``axis``, the arrays' chunks one after the other; the other axes keep
+    the arrays' chunks (where the arrays' chunks differ, each block is cut where any of
+    them has a boundary).  The result's blocks are the arrays' blocks, no copy until
+    computed: this is ``dask.array.concatenate`` after the in-memory checks.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    if isinstance(arrays, (list, tuple)):
+        items = arrays
+    else:
+        try:
+            items = list(arrays)
+        except TypeError:
+            return dmlc.join(arrays, axis)  # raises the in-memory TypeError
+    xs = [_as_dask(a) for a in items]
+    for x in xs:
+        known_chunks(x, "join")
+    _check_arguments(dmlc.join, [_stand_in(x) for x in xs], axis)
+    ax = _normalize_axis(axis, xs[0].ndim)
+    if any(x.size for x in xs):
+        _check_sizes(*[x.shape for x in xs if x.size])
+        shape = list(xs[0].shape)
+        shape[ax] = sum(x.shape[ax] for x in xs)
+        _check_sizes(shape)
+    return da.concatenate(xs, axis=ax)

@@ -1,0 +1,526 @@
+/* average_pooling.c - DML_OPERATOR_AVERAGE_POOLING and AVERAGE_POOLING1.
+ *
+ * Input {N, C, spatial...} with 1 to 3 spatial dimensions, FLOAT16, FLOAT32 or FLOAT64;
+ * windows as MAX_POOLING2 (src/pooling.c checks them and the output sizes, floor or
+ * ceil): window element t of output o covers input coordinate
+ *     x = o*Stride - StartPadding + t*Dilation
+ * per spatial dimension.  The output is the sum of the window's elements inside the input
+ * divided by
+ *   - their count (IncludePadding FALSE), or
+ *   - (IncludePadding TRUE) the count of window positions inside the padded input
+ *     [-StartPadding, n + EndPadding), which differs from the window size only where a
+ *     ceil-mode window runs past the end padding;
+ * and a window with nothing to divide by (all padding, or past the padded input) gives
+ * NaN.  Example, 3x3 window, stride 2, padding 1, input rows 0..3 and columns 0..3:
+ * output (0, 0) covers rows and columns -1..1, of which 2 x 2 = 4 elements are inside:
+ * their sum / 4, or with IncludePadding their sum / 9.
+ *
+ * Sums are float for FLOAT16 and FLOAT32 and double for FLOAT64, always in one order:
+ * first each window column, the elements with the same tw summed in (td, th) window order
+ * starting from +0, then those column sums in tw order starting from +0, then one
+ * division.  Starting from +0 means a partial sum is never -0, so the +0 that stands for
+ * a padded column changes nothing, and every path below (vector or portable, any tile,
+ * any row width) gives the same bits for the same window; FLOAT16 is rounded once, to
+ * nearest even, from the float result.
+ *
+ * Execution walks output rows (plane, od, oh), like max pooling.  A row is done in tiles
+ * of outputs: the column sums of the input columns the tile needs go to a buffer on the
+ * stack (zeros for padded columns), then each output sums its window's columns there.
+ * On x86-64 with AVX2 and F16C, FLOAT32 and FLOAT16 rows sum columns 8 at a time (F16C
+ * converts FLOAT16 in and out) and outputs of stride 1 or 2 without dilation 8 at a time:
+ * stride 2 loads 16 column sums and splits them into even and odd columns, as max pooling
+ * does; a group at a row's edge divides each output by its own count.  Everything else
+ * takes the portable kernel (average_pooling.inc). */
+#include "../dmlc_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AP_SPATIAL 3     /* internal spatial dimensions: D, H, W */
+#define AP_COLS 2048     /* column sums a tile holds */
+#define AP_SLACK 32      /* beyond them: what the vector loads of a tile's last group may read */
+#define AP_BUF (AP_COLS + AP_SLACK)
+#define AP_MAX_ROWS 64   /* window rows the vector column sums take at once */
+/* How far ahead (bytes) the vector column sums ask for each input row.  Rows of 224
+ * floats, read two or three at a time, ran up to 1.5x faster with it on the machine this
+ * was measured on (the hardware prefetcher alone kept up with 112- and 1000-float rows, not
+ * with these); past a row's end it fetches the next rows, which come next. */
+#define AP_PREFETCH 2048
+
+typedef struct ap_dim {
+    int64_t n;           /* input size */
+    int64_t out;         /* output size */
+    int64_t k, s, d, p;  /* window size, stride, dilation, start padding */
+    int64_t pe;          /* end padding */
+    int64_t is, os;      /* input and output strides, in elements */
+} ap_dim;
+
+/* One output row: plane p, output coordinates od and oh, all ow. */
+typedef struct ap_row {
+    const char* in;        /* the input plane */
+    char* out;             /* output (p, od, oh, 0) */
+    int64_t td0, td1;      /* window elements along D inside the input: [td0, td1) */
+    int64_t th0, th1;      /* ... along H */
+    int64_t id0, ih0;      /* input coordinate of window element 0 along D and H */
+    double rows_div;       /* the divisor's D and H factor */
+} ap_row;
+
+typedef struct ap_state ap_state;
+typedef void (*ap_row_fn)(const ap_state* st, const ap_row* r);
+
+struct ap_state {
+    UINT elem_size;
+    int include_padding;
+    uint64_t channels;         /* C */
+    uint64_t planes;           /* N * C */
+    int64_t in_n, in_c;        /* strides of N and C */
+    int64_t out_n, out_c;
+    ap_dim dims[AP_SPATIAL];   /* D, H, W */
+    int64_t keff;              /* the dilated window along W */
+    int64_t tile;              /* outputs per tile; 0: the window is wider than a tile buffer */
+    int64_t full0, full1;      /* outputs along W whose whole window lies inside the input (or,
+                                  with IncludePadding, the padded input): their divisor is
+                                  the D and H factor times WindowSize */
+    uint64_t window_count;     /* elements per window, for the work estimate */
+    ap_row_fn row;
+};
+
+/* Window elements [t0, t1) whose coordinate start + t*d lies in [lo, hi). */
+static inline void ap_range(const ap_dim* m, int64_t start, int64_t lo, int64_t hi, int64_t* t0, int64_t* t1)
+{
+    int64_t a = 0, b = m->k;
+    if (m->d == 1) { /* the common case, without dividing */
+        if (start < lo) a = lo - start;
+        if (start + b > hi) b = hi - start;
+    } else {
+        if (start < lo) a = (lo - start + m->d - 1) / m->d;
+        if (start + (b - 1) * m->d >= hi) b = start >= hi ? 0 : (hi - 1 - start) / m->d + 1;
+    }
+    *t0 = a;
+    *t1 = b > a ? b : a;
+}
+
+/* How many window elements of output o along m the divisor counts: those inside the
+ * input, or with IncludePadding those inside the padded input. */
+static inline int64_t ap_count(const ap_dim* m, int include_padding, int64_t o)
+{
+    int64_t t0, t1;
+    if (include_padding) ap_range(m, o * m->s - m->p, -m->p, m->n + m->pe, &t0, &t1);
+    else ap_range(m, o * m->s - m->p, 0, m->n, &t0, &t1);
+    return t1 - t0;
+}
+
+static inline int64_t ap_width_count(const ap_state* st, int64_t ow)
+{
+    return ow >= st->full0 && ow < st->full1 ? st->dims[2].k : ap_count(&st->dims[2], st->include_padding, ow);
+}
+
+/* ---- The portable kernels, one per type ----------------------------------------------- */
+#define AP_NAME f32
+#define AP_T float
+#define AP_ACC float
+#define AP_LOAD(p) (*(p))
+#define AP_STORE(p, v) (*(p) = (v))
+#include "average_pooling.inc"
+#undef AP_NAME
+#undef AP_T
+#undef AP_ACC
+#undef AP_LOAD
+#undef AP_STORE
+
+#define AP_NAME f64
+#define AP_T double
+#define AP_ACC double
+#define AP_LOAD(p) (*(p))
+#define AP_STORE(p, v) (*(p) = (v))
+#include "average_pooling.inc"
+#undef AP_NAME
+#undef AP_T
+#undef AP_ACC
+#undef AP_LOAD
+#undef AP_STORE
+
+#define AP_NAME f16
+#define AP_T uint16_t
+#define AP_ACC float
+#define AP_LOAD(p) dmlc_half_to_float(*(p))
+#define AP_STORE(p, v) (*(p) = dmlc_float_to_half(v))
+#include "average_pooling.inc"
+#undef AP_NAME
+#undef AP_T
+#undef AP_ACC
+#undef AP_LOAD
+#undef AP_STORE
+
+/* ---- The vector kernels (x86-64, AVX2 + F16C, chosen at run time) ----------------------- */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#  define AP_HAVE_AVX2 1
+#  include <immintrin.h>
+#  define AP_TARGET __attribute__((target("avx2,f16c")))
+#  define AP_INLINE __attribute__((always_inline)) inline
+
+/* The one place this family asks which instruction sets it may use: src/cpu.c, which
+ * DMLC_CPU_FEATURES=generic keeps to the portable kernels (SPEC section 11). */
+static int ap_cpu_has_avx2_f16c(void) { return dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C); }
+
+static AP_TARGET AP_INLINE __m256 ap_load8(const char* p, int half)
+{
+    return half ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p)) : _mm256_loadu_ps((const float*)p);
+}
+
+static AP_TARGET AP_INLINE float ap_load1(const char* p, int half)
+{
+    if (half) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return _cvtsh_ss(h);
+    }
+    {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+}
+
+/* Column sums of tile columns [j0, j1), which lie inside the input (unit column stride):
+ * buf[j] = ((0 + rows[0][c]) + rows[1][c]) + ..., with c = c0 + j. */
+static AP_TARGET AP_INLINE void ap_columns_vec(const char* const* rows, UINT nr, int half, int64_t c0, float* buf,
+                                              int64_t j0, int64_t j1)
+{
+    const int64_t es = half ? 2 : 4;
+    int64_t j = j0;
+    for (; j + 16 <= j1; j += 16) {
+        __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
+        for (UINT r = 0; r < nr; ++r) {
+            const char* p = rows[r] + (c0 + j) * es;
+            _mm_prefetch(p + AP_PREFETCH, _MM_HINT_T0);
+            a = _mm256_add_ps(a, ap_load8(p, half));
+            b = _mm256_add_ps(b, ap_load8(p + 8 * es, half));
+        }
+        _mm256_storeu_ps(buf + j, a);
+        _mm256_storeu_ps(buf + j + 8, b);
+    }
+    for (; j + 8 <= j1; j += 8) {
+        __m256 a = _mm256_setzero_ps();
+        for (UINT r = 0; r < nr; ++r) a = _mm256_add_ps(a, ap_load8(rows[r] + (c0 + j) * es, half));
+        _mm256_storeu_ps(buf + j, a);
+    }
+    for (; j < j1; ++j) {
+        float a = 0;
+        for (UINT r = 0; r < nr; ++r) a += ap_load1(rows[r] + (c0 + j) * es, half);
+        buf[j] = a;
+    }
+}
+
+/* The sums of 8 outputs from column sums: output l sums col[S*l + t], t in [0, kw). */
+static AP_TARGET AP_INLINE __m256 ap_sum8(const float* col, int64_t S, int64_t kw)
+{
+    __m256 acc = _mm256_setzero_ps();
+    if (S == 1) {
+        for (int64_t t = 0; t < kw; ++t) acc = _mm256_add_ps(acc, _mm256_loadu_ps(col + t));
+        return acc;
+    }
+    /* Stride 2: columns t .. t+15 split into even (window column t of the 8 outputs) and
+     * odd (column t + 1).  The lanes come out as outputs {0 1 4 5 | 2 3 6 7}, put right by
+     * one permute at the end; the order of additions per output is t = 0, 1, 2, ... */
+    for (int64_t t = 0; t < kw; t += 2) {
+        const __m256 a = _mm256_loadu_ps(col + t), b = _mm256_loadu_ps(col + t + 8);
+        acc = _mm256_add_ps(acc, _mm256_shuffle_ps(a, b, 0x88));
+        if (t + 1 < kw) acc = _mm256_add_ps(acc, _mm256_shuffle_ps(a, b, 0xdd));
+    }
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), 0xd8));
+}
+
+static AP_TARGET AP_INLINE void ap_store8(char* out, int64_t os, __m256 v, int half)
+{
+    if (os == 1) {
+        if (half) _mm_storeu_si128((__m128i*)out, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        else _mm256_storeu_ps((float*)out, v);
+        return;
+    }
+    if (half) {
+        uint16_t h[8];
+        _mm_storeu_si128((__m128i*)h, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        for (int l = 0; l < 8; ++l) memcpy(out + (int64_t)l * os * 2, &h[l], 2);
+    } else {
+        float f[8];
+        _mm256_storeu_ps(f, v);
+        for (int l = 0; l < 8; ++l) memcpy(out + (int64_t)l * os * 4, &f[l], 4);
+    }
+}
+
+/* One output row of FLOAT32 (half 0) or FLOAT16 (half 1).  Column sums go 8 at a time
+ * when the columns are unit-strided and the window has few rows; outputs of stride 1 or 2
+ * without dilation go 8 at a time, groups at the row's edges with a divisor per output,
+ * and every other window through the portable kernel. */
+static AP_TARGET AP_INLINE void ap_row_vec(const ap_state* st, const ap_row* r, int half)
+{
+    const ap_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
+    const int64_t es = half ? 2 : 4, S = dw->s, kw = dw->k;
+    const int hvec = dw->d == 1 && (S == 1 || S == 2) && r->rows_div > 0;
+    const char* rows[AP_MAX_ROWS];
+    UINT nr = 0;
+    float buf[AP_BUF];
+    __m256 divisor;
+    if (!st->tile) {
+        if (half) ap_direct_f16(st, r);
+        else ap_direct_f32(st, r);
+        return;
+    }
+    if ((r->td1 - r->td0) * (r->th1 - r->th0) <= AP_MAX_ROWS && (dw->is == 1 || dw->n == 1))
+        for (int64_t td = r->td0; td < r->td1; ++td)
+            for (int64_t th = r->th0; th < r->th1; ++th)
+                rows[nr++] = r->in + ((r->id0 + td * dd->d) * dd->is + (r->ih0 + th * dh->d) * dh->is) * es;
+    divisor = _mm256_set1_ps((float)(r->rows_div * (double)kw));
+    for (int64_t ow0 = 0; ow0 < dw->out; ow0 += st->tile) {
+        const int64_t ow1 = dw->out - ow0 < st->tile ? dw->out : ow0 + st->tile;
+        const int64_t c0 = ow0 * S - dw->p, ncols = (ow1 - 1 - ow0) * S + st->keff;
+        if (nr || r->td1 == r->td0 || r->th1 == r->th0) {
+            int64_t j0 = c0 < 0 ? -c0 : 0, j1 = dw->n - c0;
+            if (j0 > ncols) j0 = ncols;
+            if (j1 > ncols) j1 = ncols;
+            if (j1 < j0) j1 = j0;
+            memset(buf, 0, (size_t)j0 * sizeof *buf);
+            memset(buf + j1, 0, (size_t)(ncols - j1) * sizeof *buf);
+            ap_columns_vec(rows, nr, half, c0, buf, j0, j1);
+        } else if (half) {
+            ap_columns_f16(st, r, buf, c0, ncols);
+        } else {
+            ap_columns_f32(st, r, buf, c0, ncols);
+        }
+        memset(buf + ncols, 0, AP_SLACK * sizeof *buf); /* what the last group's loads may read */
+        if (!hvec) {
+            if (half) ap_outputs_f16(st, r, buf, ow0, ow0, ow1);
+            else ap_outputs_f32(st, r, buf, ow0, ow0, ow1);
+            continue;
+        }
+        for (int64_t ow = ow0; ow < ow1; ow += 8) {
+            const int64_t lanes = ow1 - ow < 8 ? ow1 - ow : 8;
+            const __m256 sum = ap_sum8(buf + (ow - ow0) * S, S, kw);
+            __m256 v;
+            if (ow >= st->full0 && ow + lanes <= st->full1) {
+                v = _mm256_div_ps(sum, divisor);
+            } else {
+                /* A group at the row's edges: each output's own divisor, as the portable
+                 * kernel computes it, and NaN where it is 0. */
+                float d[8];
+                __m256 dv;
+                for (int l = 0; l < 8; ++l) d[l] = (float)(r->rows_div * (double)ap_width_count(st, ow + l));
+                dv = _mm256_loadu_ps(d);
+                v = _mm256_blendv_ps(_mm256_div_ps(sum, dv), _mm256_set1_ps(NAN),
+                                     _mm256_cmp_ps(dv, _mm256_setzero_ps(), _CMP_EQ_OQ));
+            }
+            if (lanes == 8) {
+                ap_store8(r->out + ow * dw->os * es, dw->os, v, half);
+            } else { /* the row's last outputs: only their lanes are written */
+                char tmp[DMLC_TYPE_NAME_SIZE];
+                ap_store8(tmp, 1, v, half);
+                for (int64_t l = 0; l < lanes; ++l) memcpy(r->out + (ow + l) * dw->os * es, tmp + l * es, (size_t)es);
+            }
+        }
+    }
+}
+
+static AP_TARGET void ap_row_vec_f32(const ap_state* st, const ap_row* r) { ap_row_vec(st, r, 0); }
+static AP_TARGET void ap_row_vec_f16(const ap_state* st, const ap_row* r) { ap_row_vec(st, r, 1); }
+#endif
+
+/* The row kernel of a type: the vector one where the CPU has it (FLOAT32, FLOAT16). */
+static ap_row_fn ap_row_for(DML_TENSOR_DATA_TYPE type)
+{
+#ifdef AP_HAVE_AVX2
+    if (type != DML_TENSOR_DATA_TYPE_FLOAT64 && ap_cpu_has_avx2_f16c())
+        return type == DML_TENSOR_DATA_TYPE_FLOAT16 ? ap_row_vec_f16 : ap_row_vec_f32;
+#endif
+    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) return ap_row_f16;
+    return type == DML_TENSOR_DATA_TYPE_FLOAT64 ? ap_row_f64 : ap_row_f32;
+}
+
+/* ---- Rows ------------------------------------------------------------------------------ */
+typedef struct ap_job {
+    const ap_state* st;
+    const char* in;
+    char* out;
+} ap_job;
+
+/* Output rows [begin, end) of planes x OD x OH. */
+static void ap_rows(void* vjob, uint64_t begin, uint64_t end)
+{
+    const ap_job* job = (const ap_job*)vjob;
+    const ap_state* st = job->st;
+    const ap_dim *dd = &st->dims[0], *dh = &st->dims[1];
+    const int64_t es = st->elem_size;
+    /* The row's coordinates are found by division once, then counted up. */
+    int64_t oh = (int64_t)(begin % (uint64_t)dh->out);
+    int64_t od = (int64_t)(begin / (uint64_t)dh->out % (uint64_t)dd->out);
+    uint64_t p = begin / (uint64_t)dh->out / (uint64_t)dd->out;
+    int64_t n = (int64_t)(p / st->channels), c = (int64_t)(p % st->channels);
+    ap_row r;
+    for (uint64_t item = begin; item < end; ++item) {
+        r.in = job->in + (n * st->in_n + c * st->in_c) * es;
+        r.out = job->out + (n * st->out_n + c * st->out_c + od * dd->os + oh * dh->os) * es;
+        r.id0 = od * dd->s - dd->p;
+        r.ih0 = oh * dh->s - dh->p;
+        ap_range(dd, r.id0, 0, dd->n, &r.td0, &r.td1);
+        ap_range(dh, r.ih0, 0, dh->n, &r.th0, &r.th1);
+        r.rows_div = st->include_padding
+                         ? (double)ap_count(dd, 1, od) * (double)ap_count(dh, 1, oh)
+                         : (double)(r.td1 - r.td0) * (double)(r.th1 - r.th0);
+        st->row(st, &r);
+        if (++oh < dh->out) continue;
+        oh = 0;
+        if (++od < dd->out) continue;
+        od = 0;
+        ++p;
+        if (++c < (int64_t)st->channels) continue;
+        c = 0;
+        ++n;
+    }
+}
+
+static void average_pooling_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const ap_state* st = (const ap_state*)op->state;
+    const uint64_t rows = st->planes * (uint64_t)st->dims[0].out * (uint64_t)st->dims[1].out;
+    /* Work in dmlc_parallel_for's units (bytes copied): an element summed costs about 4. */
+    const uint64_t bytes = op->outputs[0].count * (st->window_count * 4 + st->elem_size);
+    ap_job job;
+    job.st = st;
+    job.in = (const char*)in[0];
+    job.out = (char*)out[0];
+    dmlc_parallel_for(rows, bytes, ap_rows, &job);
+}
+
+/* ---- Creation ------------------------------------------------------------------------------ */
+
+/* AVERAGE_POOLING's fields and AVERAGE_POOLING1's: v1 adds Dilations before IncludePadding. */
+typedef struct ap_args {
+    const DML_TENSOR_DESC* in_desc;
+    const DML_TENSOR_DESC* out_desc;
+    dmlc_pool_window win;
+    BOOL include_padding;
+} ap_args;
+
+static ap_args read_args(DML_OPERATOR_TYPE type, const void* desc)
+{
+    static const UINT ones[AP_SPATIAL] = {1, 1, 1};
+    ap_args a;
+    if (type == DML_OPERATOR_AVERAGE_POOLING1) {
+        const DML_AVERAGE_POOLING1_OPERATOR_DESC* d = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)desc;
+        a.in_desc = d->InputTensor;
+        a.out_desc = d->OutputTensor;
+        a.win.count = d->DimensionCount;
+        a.win.strides = d->Strides;
+        a.win.window = d->WindowSize;
+        a.win.start = d->StartPadding;
+        a.win.end = d->EndPadding;
+        a.win.dilations = d->Dilations;
+        a.include_padding = d->IncludePadding;
+    } else {
+        const DML_AVERAGE_POOLING_OPERATOR_DESC* d = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)desc;
+        a.in_desc = d->InputTensor;
+        a.out_desc = d->OutputTensor;
+        a.win.count = d->DimensionCount;
+        a.win.strides = d->Strides;
+        a.win.window = d->WindowSize;
+        a.win.start = d->StartPadding;
+        a.win.end = d->EndPadding;
+        a.win.dilations = ones;
+        a.include_padding = d->IncludePadding;
+    }
+    return a;
+}
+
+/* The input's type, IncludePadding and the window fields; the output sizes into sh. */
+static HRESULT validate(const char* opname, const ap_args* a, const dmlc_tensor* in, dmlc_shapes* sh)
+{
+    char name[DMLC_TYPE_NAME_SIZE];
+    if (in->type != DML_TENSOR_DATA_TYPE_FLOAT32 && in->type != DML_TENSOR_DATA_TYPE_FLOAT16 &&
+        in->type != DML_TENSOR_DATA_TYPE_FLOAT64)
+        return dmlc_fail(E_INVALIDARG, opname, "InputTensor.DataType is %s, expected FLOAT64, FLOAT32 or FLOAT16 "
+                         "(an average is a floating-point value)", dmlc_data_type_name(in->type, name));
+    if (a->include_padding != 0 && a->include_padding != 1)
+        return dmlc_fail(E_INVALIDARG, opname, "IncludePadding is %d, expected FALSE (0) or TRUE (1)",
+                         (int)a->include_padding);
+    return dmlc_pool_window_validate(opname, &a->win, in, sh);
+}
+
+/* The kernel's view of the validated tensors into st. */
+static void plan(ap_state* st, const ap_args* a, const dmlc_tensor* in, const dmlc_tensor* out)
+{
+    const UINT sp = in->ndim - 2, lead = AP_SPATIAL - sp;
+    ap_dim* dw = &st->dims[2];
+    memset(st, 0, sizeof *st);
+    for (UINT i = 0; i < AP_SPATIAL; ++i) st->dims[i].n = st->dims[i].out = st->dims[i].k = st->dims[i].s = st->dims[i].d = 1;
+    for (UINT i = 0; i < sp; ++i) {
+        ap_dim* m = &st->dims[lead + i];
+        m->n = in->sizes[i + 2];
+        m->out = out->sizes[i + 2];
+        m->k = a->win.window[i];
+        m->s = a->win.strides[i];
+        m->d = a->win.dilations[i];
+        m->p = a->win.start[i];
+        m->pe = a->win.end[i];
+        m->is = (int64_t)in->strides[i + 2];
+        m->os = (int64_t)out->strides[i + 2];
+    }
+    st->elem_size = in->elem_size;
+    st->include_padding = a->include_padding != 0;
+    st->channels = in->sizes[1];
+    st->planes = (uint64_t)in->sizes[0] * in->sizes[1];
+    st->in_n = (int64_t)in->strides[0];
+    st->in_c = (int64_t)in->strides[1];
+    st->out_n = (int64_t)out->strides[0];
+    st->out_c = (int64_t)out->strides[1];
+    st->window_count = (uint64_t)st->dims[0].k * (uint64_t)st->dims[1].k * (uint64_t)st->dims[2].k;
+    st->keff = (dw->k - 1) * dw->d + 1;
+    st->tile = st->keff <= AP_COLS ? (AP_COLS - st->keff) / dw->s + 1 : 0;
+    /* Outputs whose window [ow*s - p, ow*s - p + keff) lies inside [lo, hi): ow from
+     * ceil((lo + p) / s) to floor((hi + p - keff) / s).  Example: W 224, 3x3/2 pad 1, lo 0,
+     * hi 224: ow 1 to 111 (output 0 covers columns -1..1; output 111, the last, 221..223).
+     * With IncludePadding lo is -1 and hi 225: every output, 0 to 111. */
+    {
+        const int64_t lo = st->include_padding ? -dw->p : 0, hi = st->include_padding ? dw->n + dw->pe : dw->n;
+        const int64_t last = hi + dw->p - st->keff;
+        st->full0 = (lo + dw->p + dw->s - 1) / dw->s;
+        st->full1 = last < 0 ? 0 : last / dw->s + 1;
+        if (st->full1 > dw->out) st->full1 = dw->out;
+        if (st->full0 > st->full1) st->full0 = st->full1;
+    }
+    st->row = ap_row_for(in->type);
+}
+
+HRESULT dmlc_infer_average_pooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const ap_args a = read_args(type, desc);
+    dmlc_tensor in;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
+        FAILED(hr = dmlc_tensor_init(&in, a.in_desc, opname, "InputTensor", 3, 5, dmlc_shapes_input_role(sh))))
+        return hr;
+    return validate(opname, &a, &in, sh);
+}
+
+HRESULT dmlc_create_average_pooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const ap_args a = read_args(type, desc);
+    dmlc_tensor in, out;
+    dmlc_shapes sh = {opname, 0, 1, &out, NULL};
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(&in, a.in_desc, opname, "InputTensor", 3, 5, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&out, a.out_desc, opname, "OutputTensor", 3, 5, DMLC_OUTPUT)) ||
+        FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+        FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &out, "OutputTensor", opname)) ||
+        FAILED(hr = validate(opname, &a, &in, &sh)))
+        return hr;
+    o = dmlc_operator_alloc(type, opname, 1, 1, sizeof(ap_state));
+    if (!o) return E_OUTOFMEMORY;
+    o->inputs[0] = in;
+    o->outputs[0] = out;
+    o->execute = average_pooling_execute;
+    plan((ap_state*)o->state, &a, &in, &out);
+    *op = o;
+    return S_OK;
+}

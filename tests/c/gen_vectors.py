@@ -1,0 +1,558 @@
+"""Writes tests/c/vectors.h, the table of test vectors that tests/c/vectors.c runs through
+every operator.  The table is committed with this script; rerun it after changing it:
+
+    python tests/c/gen_vectors.py            # rewrites tests/c/vectors.h
+    python tests/c/gen_vectors.py --check    # exits 1 if vectors.h is not what it writes
+
+Expected outputs come from two places, never from dmlc itself:
+  - DirectML's worked examples (the pages' inputs and documented outputs, as
+    dmlc/_examples transcribes them; MAX_POOLING2's are worked by hand there);
+  - the plain NumPy references of the pytest suites (ref_depth_to_space, ref_pad,
+    ref_max_pool, np.split / np.concatenate), on seeded random inputs with the values
+    that decide max pooling's rules (NaN, -0, ties, infinities) planted in them.
+Small cases store every byte of their input and expected output buffers.  Large cases
+(big enough to be split across threads, or to take the streaming-store path on x86) store
+a seed from which vectors.c generates the input (splitmix64, below) and a hash of the
+expected output buffer (buffer_hash, below).
+
+Every tensor is a buffer plus a DML_BUFFER_TENSOR_DESC; strided tensors leave gaps, which
+in an output buffer must keep the 0xA5 bytes vectors.c fills it with.  Byte order is
+little-endian (vectors.c checks the host).
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/: the references and conftest
+sys.path.append(os.path.dirname(os.path.dirname(HERE)))  # a checkout built in place, if dmlc is not installed
+
+from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E402
+from test_max_pooling import ref_max_pool  # noqa: E402
+from test_padding import ref_pad  # noqa: E402
+
+from dmlc._examples import depth_space as ex_ds  # noqa: E402
+from dmlc._examples import max_pooling as ex_mp  # noqa: E402
+from dmlc._examples import padding as ex_pad  # noqa: E402
+from dmlc._examples import split_join as ex_sj  # noqa: E402
+
+OUTPUT = os.path.join(HERE, "vectors.h")
+FILL = 0xA5  # what vectors.c writes into output buffers before running
+
+DML_TYPE = {np.dtype(np.float32): "FLOAT32", np.dtype(np.float16): "FLOAT16", np.dtype(np.uint32): "UINT32",
+            np.dtype(np.uint16): "UINT16", np.dtype(np.uint8): "UINT8", np.dtype(np.int32): "INT32",
+            np.dtype(np.int16): "INT16", np.dtype(np.int8): "INT8", np.dtype(np.float64): "FLOAT64",
+            np.dtype(np.uint64): "UINT64", np.dtype(np.int64): "INT64"}
+ALL_DTYPES = [np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
+              np.uint64, np.uint32, np.uint16, np.uint8]
+UINT_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+MODES = ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"]
+
+
+# ---- what vectors.c computes the same way ----------------------------------------------------
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix(z):
+    """splitmix64's finaliser, on a uint64 array (wrapping)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def words(nbytes):
+    """Word numbers 1 .. ceil(nbytes / 8) times the golden ratio, wrapping."""
+    with np.errstate(over="ignore"):
+        return np.arange(1, (nbytes + 7) // 8 + 1, dtype=np.uint64) * np.uint64(GOLDEN)
+
+
+def splitmix_bytes(seed, nbytes):
+    """The generated input of a large case: little-endian 8-byte word i (from 0) is
+    splitmix64's output for the state seed + (i + 1) * golden."""
+    with np.errstate(over="ignore"):
+        z = mix(np.uint64(seed) + words(nbytes))
+    return np.frombuffer(z.astype("<u8").tobytes()[:nbytes], np.uint8).copy()
+
+
+def buffer_hash(buf):
+    """The check of a large expected buffer: the sum (mod 2**64) over its little-endian
+    8-byte words w_i (the last one zero-padded) of mix(w_i + (i + 1) * golden), plus the byte
+    count.  Position-dependent, and NumPy computes it in one pass."""
+    n = len(buf)
+    padded = np.zeros((n + 7) // 8 * 8, np.uint8)
+    padded[:n] = buf
+    with np.errstate(over="ignore"):
+        h = mix(padded.view("<u8").astype(np.uint64) + words(n)).sum(dtype=np.uint64)
+        return int(h + np.uint64(n))
+
+
+# ---- tensors: a buffer and a desc ---------------------------------------------------------
+def total_bytes(dtype, sizes, strides):
+    """DirectML's DMLCalcBufferTensorSize: (last element's index + 1) * size, rounded up to 4."""
+    es = np.dtype(dtype).itemsize
+    if strides is None:
+        n = int(np.prod(sizes))
+    else:
+        n = sum((s - 1) * t for s, t in zip(sizes, strides)) + 1
+    return (n * es + 3) // 4 * 4
+
+
+class Tensor:
+    """One tensor slot: dtype, sizes, strides (elements, None = packed) and its buffer."""
+
+    def __init__(self, dtype, sizes, strides=None, buffer=None, seed=None, hash_=None):
+        self.dtype = np.dtype(dtype)
+        self.sizes = [int(s) for s in sizes]
+        self.strides = None if strides is None else [int(s) for s in strides]
+        self.bytes = total_bytes(self.dtype, self.sizes, self.strides)
+        self.buffer = buffer  # np.uint8 array of self.bytes, or None with a seed / a hash
+        self.seed = seed
+        self.hash = hash_
+
+    def view(self, buffer):
+        """The logical array that the desc describes inside buffer."""
+        es = self.dtype.itemsize
+        elems = np.frombuffer(buffer.tobytes()[: len(buffer) // es * es], self.dtype)
+        strides = self.strides
+        if strides is None:
+            strides = list(np.cumprod(([1] + self.sizes[::-1])[:-1])[::-1]) if self.sizes else []
+        return np.lib.stride_tricks.as_strided(elems, self.sizes, [s * es for s in strides])
+
+
+def input_tensor(values, strides=None, rng=None):
+    """An input holding `values`: packed, or placed at `strides` in a buffer whose gaps hold
+    random bytes (which must never be read into an output)."""
+    values = np.asarray(values)
+    t = Tensor(values.dtype, values.shape, strides)
+    if strides is None:
+        raw = np.frombuffer(values.tobytes(), np.uint8)
+        t.buffer = np.concatenate([raw, np.zeros(t.bytes - len(raw), np.uint8)])
+    else:
+        t.buffer = rng.integers(0, 256, t.bytes, dtype=np.uint8)
+        write_into(t, t.buffer, values)
+        assert np.array_equal(t.view(t.buffer).view(UINT_OF[values.dtype.itemsize]),
+                              values.view(UINT_OF[values.dtype.itemsize]))
+    return t
+
+
+def write_into(t, buffer, values):
+    es = t.dtype.itemsize
+    elems = buffer[: len(buffer) // es * es].view(UINT_OF[es])
+    strides = t.strides or list(np.cumprod(([1] + t.sizes[::-1])[:-1])[::-1])
+    target = np.lib.stride_tricks.as_strided(elems, t.sizes, [s * es for s in strides], writeable=True)
+    target[...] = np.asarray(values).view(UINT_OF[es])
+
+
+def output_tensor(expected, strides=None):
+    """An output whose buffer must end up holding `expected` at its desc's positions and
+    the fill byte everywhere else."""
+    expected = np.asarray(expected)
+    t = Tensor(expected.dtype, expected.shape, strides)
+    t.buffer = np.full(t.bytes, FILL, np.uint8)
+    write_into(t, t.buffer, expected)
+    return t
+
+
+def generated_input(dtype, sizes, seed):
+    t = Tensor(dtype, sizes, seed=seed)
+    t.buffer = splitmix_bytes(seed, t.bytes)
+    return t
+
+
+def hashed_output(expected):
+    t = output_tensor(expected)
+    t.hash = buffer_hash(t.buffer)
+    t.buffer = None
+    return t
+
+
+# ---- cases ----------------------------------------------------------------------------
+class Case:
+    def __init__(self, name, op, inputs, outputs, **params):
+        self.name, self.op, self.inputs, self.outputs, self.params = name, op, inputs, outputs, params
+
+
+def as_bits(a):
+    a = np.asarray(a)
+    return a.view(UINT_OF[a.dtype.itemsize])
+
+
+def random_values(rng, shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return (rng.standard_normal(shape) * 100).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, size=shape, dtype=dtype, endpoint=True)
+
+
+def pooling_values(rng, shape, dtype):
+    """Random values with what decides max pooling's rules planted: small integers (ties),
+    and for floats NaN, -0, +0 and infinities."""
+    dtype = np.dtype(dtype)
+    x = rng.integers(-6, 7, size=shape).astype(dtype) if dtype.kind != "u" else \
+        rng.integers(0, 13, size=shape).astype(dtype)
+    flat = x.reshape(-1)
+    if dtype.kind == "f":
+        picks = rng.choice(flat.size, size=max(1, flat.size // 12), replace=False)
+        specials = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf], dtype)
+        flat[picks] = specials[rng.integers(0, len(specials), len(picks))]
+    return x
+
+
+def convert_padding_value(value, dtype):
+    """DML_PADDING's FLOAT in the tensor's type (SPEC 2.1): integers truncate toward zero,
+    then saturate, NaN giving 0; FLOAT16 rounds to nearest even."""
+    dtype = np.dtype(dtype)
+    v = np.float32(value)
+    if dtype.kind == "f":
+        with np.errstate(over="ignore"):  # FLOAT16: beyond 65504 rounds to infinity
+            return np.array(v, np.float64).astype(dtype)
+    if np.isnan(v):
+        return np.array(0, dtype)
+    info = np.iinfo(dtype)
+    t = np.trunc(np.float64(v))
+    return np.array(int(min(max(t, info.min), info.max)), dtype)
+
+
+def padding_case(name, x, start, end, mode, value=0.0, strides=None, out_strides=None, rng=None, v1_bits=None):
+    """PADDING (v1_bits None: the FLOAT value) or PADDING1 (value given as the tensor type's bits)."""
+    if v1_bits is None:
+        fill = convert_padding_value(value, x.dtype)
+    else:
+        fill = np.frombuffer(int(v1_bits).to_bytes(8, "little")[: x.dtype.itemsize], x.dtype)[0]
+    want = ref_pad(as_bits(x), start, end, mode.lower(), as_bits(np.array(fill, x.dtype))).view(x.dtype)
+    if mode != "CONSTANT":  # NumPy's own np.pad agrees (since 2.1 it folds wide pads periodically too)
+        np_mode = {"EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric", "WRAP": "wrap"}[mode]
+        assert np.array_equal(np.pad(as_bits(x), list(zip(start, end)), mode=np_mode), as_bits(want))
+    params = dict(mode=mode, start=start, end=end)
+    if v1_bits is None:
+        params["value"] = float(np.float32(value))
+        op = "PADDING"
+    else:
+        params.update(scalar_type=DML_TYPE[x.dtype], scalar_bits=int(v1_bits))
+        op = "PADDING1"
+    return Case(name, op, [input_tensor(x, strides, rng)], [output_tensor(want, out_strides)], **params)
+
+
+def pool_case(name, op, x, window, strides, start, end, dilations=None, ceil=False, indices=None,
+              in_strides=None, rng=None):
+    sp = x.ndim - 2
+    dil = dilations or [1] * sp
+    v, i = ref_max_pool(x, window, strides, start, end, dil, ceil)
+    outs = [output_tensor(v)]
+    if indices is not None:
+        outs.append(output_tensor(i.astype(indices)))
+    params = dict(spatial=sp, window=window, strides=strides, start=start, end=end)
+    if op == "MAX_POOLING2":
+        params["dilations"] = dil
+    return Case(name, op, [input_tensor(x, in_strides, rng)], outs, **params)
+
+
+def worked_examples():
+    cases = []
+    # DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 pages: {1, 8, 2, 3} UINT32 and its two space layouts.
+    for order, space in (("DEPTH_COLUMN_ROW", ex_ds.SPACE_DCR), ("COLUMN_ROW_DEPTH", ex_ds.SPACE_CRD)):
+        assert np.array_equal(ref_depth_to_space(ex_ds.DEPTH, 2, order.lower()), space)
+        cases.append(Case(f"page DEPTH_TO_SPACE1 ({order})", "DEPTH_TO_SPACE1", [input_tensor(ex_ds.DEPTH)],
+                          [output_tensor(space)], block=2, order=order))
+        cases.append(Case(f"page SPACE_TO_DEPTH1 ({order})", "SPACE_TO_DEPTH1", [input_tensor(space)],
+                          [output_tensor(ex_ds.DEPTH)], block=2, order=order))
+    # PADDING page: one 4x4 input in four modes.
+    for mode, want, value in (("CONSTANT", ex_pad.CONSTANT, 9.0), ("EDGE", ex_pad.EDGE, 0.0),
+                              ("REFLECTION", ex_pad.REFLECTION, 0.0), ("SYMMETRIC", ex_pad.SYMMETRIC, 0.0)):
+        assert np.array_equal(ref_pad(ex_pad.INPUT, ex_pad.START, ex_pad.END, mode.lower(), value), want)
+        cases.append(Case(f"page PADDING ({mode})", "PADDING", [input_tensor(ex_pad.INPUT)], [output_tensor(want)],
+                          mode=mode, value=value, start=ex_pad.START, end=ex_pad.END))
+    # SPLIT page, and JOIN as its inverse.
+    for axis, parts in ((2, ex_sj.AXIS2), (3, ex_sj.AXIS3)):
+        cases.append(Case(f"page SPLIT (Axis {axis})", "SPLIT", [input_tensor(ex_sj.INPUT)],
+                          [output_tensor(p) for p in parts], axis=axis))
+        cases.append(Case(f"page JOIN (inverse of SPLIT, Axis {axis})", "JOIN", [input_tensor(p) for p in parts],
+                          [output_tensor(ex_sj.INPUT)], axis=axis))
+    # MAX_POOLING2: the examples worked by hand from the page's rules.
+    hand = [(ex_mp.GRID, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1]),
+            (ex_mp.NEGATIVE, [3, 3], [2, 2], [1, 1], [1, 1], [1, 1]),
+            (ex_mp.GRID, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2]),
+            (np.array([[[1, -2, 3]]], np.float32), [2], [2], [0], [3], [1])]
+    assert len(hand) == len(ex_mp.EXAMPLES)
+    for k, ((x, w, s, a, b, d), ex) in enumerate(zip(hand, ex_mp.EXAMPLES)):
+        v, i = ex.expected["OutputTensor"], ex.expected["OutputIndicesTensor"]
+        rv, ri = ref_max_pool(x, w, s, a, b, d)
+        assert np.array_equal(rv, v) and np.array_equal(ri.astype(np.uint32), i), ex.name
+        cases.append(Case(f"page MAX_POOLING2 example {k + 1}", "MAX_POOLING2", [input_tensor(x)],
+                          [output_tensor(v), output_tensor(i)], spatial=x.ndim - 2, window=w, strides=s, start=a,
+                          end=b, dilations=d))
+    return cases
+
+
+def numpy_cases(rng):
+    cases = []
+    # Depth/space: v0 (DCR) and v1 in both orders, every element size, blocks 1 to 4, strided inputs.
+    for k, dtype in enumerate(ALL_DTYPES):
+        b = 1 + k % 4
+        x = random_values(rng, (1 + k % 2, 2 * b * b, 2, 3), dtype)
+        order = ("DEPTH_COLUMN_ROW", "COLUMN_ROW_DEPTH")[k % 2]
+        op = ("DEPTH_TO_SPACE", "DEPTH_TO_SPACE1")[k % 3 != 0]
+        if op == "DEPTH_TO_SPACE":
+            order = "DEPTH_COLUMN_ROW"
+        y = ref_depth_to_space(x, b, order.lower())
+        cases.append(Case(f"{op} {DML_TYPE[np.dtype(dtype)]} block {b} {order}", op, [input_tensor(x)],
+                          [output_tensor(y)], block=b, order=order))
+        op2 = op.replace("DEPTH_TO_SPACE", "SPACE_TO_DEPTH")
+        assert np.array_equal(ref_space_to_depth(y, b, order.lower()), x)
+        cases.append(Case(f"{op2} {DML_TYPE[np.dtype(dtype)]} block {b} {order}", op2, [input_tensor(y)],
+                          [output_tensor(x)], block=b, order=order))
+    x = random_values(rng, (2, 12, 4, 6), np.float16)  # NHWC memory: strides {288, 1, 72, 12}
+    cases.append(Case("DEPTH_TO_SPACE1 FLOAT16 NHWC-strided input, strided output", "DEPTH_TO_SPACE1",
+                      [input_tensor(x, [288, 1, 72, 12], rng)],
+                      [output_tensor(ref_depth_to_space(x, 2, "column_row_depth"), [400, 120, 14, 1])],
+                      block=2, order="COLUMN_ROW_DEPTH"))
+    x = random_values(rng, (1, 3, 6, 4), np.int64)
+    cases.append(Case("SPACE_TO_DEPTH INT64 broadcast input (stride 0 on C)", "SPACE_TO_DEPTH",
+                      [input_tensor(np.broadcast_to(x[:, :1], (1, 3, 6, 4)).copy(), [24, 0, 4, 1], rng)],
+                      [output_tensor(ref_space_to_depth(np.broadcast_to(x[:, :1], (1, 3, 6, 4)), 2))], block=2))
+
+    # Padding: every mode and element size, pads wider than the dimension, 1 to 8 dims.
+    for k, dtype in enumerate(ALL_DTYPES):
+        mode = MODES[k % len(MODES)]
+        x = random_values(rng, (2, 3, 4), dtype)
+        cases.append(padding_case(f"PADDING {DML_TYPE[np.dtype(dtype)]} {mode} wide", x, [1, 0, 5], [2, 7, 3], mode,
+                                  value=-5.5, rng=rng))
+    shapes = {1: [5], 2: [3, 4], 5: [2, 1, 3, 2, 2], 8: [2, 1, 2, 1, 2, 1, 2, 2]}
+    for k, mode in enumerate(MODES):
+        for ndim, shape in shapes.items():
+            wide = 4 if ndim <= 2 else 1  # pads past the dimension fold periodically
+            start = [(j + k) % (wide + 1) for j in range(ndim)]
+            end = [(2 * j + k + 1) % (wide + 1) for j in range(ndim)]
+            x = random_values(rng, shape, (np.int8, np.float16, np.float32, np.uint64)[(k + ndim) % 4])
+            cases.append(padding_case(f"PADDING {mode} {ndim}-d", x, start, end, mode, value=3.0, rng=rng))
+    for value in (np.nan, 1e30, -1e30, 200.75, -0.0):
+        for dtype in (np.int8, np.uint16, np.int32, np.uint64, np.float16):
+            x = random_values(rng, (5,), dtype)
+            cases.append(padding_case(f"PADDING value {value} into {DML_TYPE[np.dtype(dtype)]}", x, [2], [1],
+                                      "CONSTANT", value=value, rng=rng))
+    x = random_values(rng, (4, 6, 5), np.float32)
+    cases.append(padding_case("PADDING REFLECTION strided input and output", x, [0, 2, 3], [1, 1, 4], "REFLECTION",
+                              strides=[60, 1, 6], out_strides=[200, 16, 1], rng=rng))
+    x = random_values(rng, (3, 7), np.int64)
+    cases.append(padding_case("PADDING1 INT64 value beyond 2**53", x, [1, 2], [2, 1], "CONSTANT",
+                              v1_bits=(2**62 + 1), rng=rng))
+    x = random_values(rng, (2, 9), np.float16)
+    cases.append(padding_case("PADDING1 FLOAT16 value bits (a NaN payload)", x, [1, 3], [0, 2], "CONSTANT",
+                              v1_bits=0x7E01, rng=rng))
+    x = random_values(rng, (6,), np.uint8)
+    cases.append(padding_case("PADDING1 UINT8 WRAP", x, [9], [13], "WRAP", v1_bits=7, rng=rng))
+
+    # Split and join: every element size, several ranks and axes, strided parts.
+    for k, dtype in enumerate(ALL_DTYPES):
+        ndim = 1 + k % 8
+        shape = [1 + (k + j) % 2 for j in range(ndim)]
+        axis = k % ndim
+        shape[axis] = 7
+        sizes = ([3, 1, 3], [2, 5], [7])[k % 3]
+        x = random_values(rng, shape, dtype)
+        parts = np.split(x, np.cumsum(sizes)[:-1].astype(int), axis=axis)
+        cases.append(Case(f"SPLIT {DML_TYPE[np.dtype(dtype)]} {ndim}-d axis {axis} into {sizes}", "SPLIT",
+                          [input_tensor(x)], [output_tensor(p) for p in parts], axis=axis))
+        cases.append(Case(f"JOIN {DML_TYPE[np.dtype(dtype)]} {ndim}-d axis {axis} of {sizes}", "JOIN",
+                          [input_tensor(p) for p in parts], [output_tensor(x)], axis=axis))
+    x = random_values(rng, (4, 5, 6), np.int16)
+    parts = np.split(x, [2, 3], axis=1)
+    cases.append(Case("JOIN INT16 strided inputs into a strided output", "JOIN",
+                      [input_tensor(parts[0], [1, 4, 20], rng), input_tensor(parts[1], [6, 24, 1], rng),
+                       input_tensor(parts[2], [12, 6, 1], rng)],
+                      [output_tensor(x, [64, 12, 2])], axis=1))
+    cases.append(Case("SPLIT INT16 strided input and outputs", "SPLIT", [input_tensor(x, [1, 4, 20], rng)],
+                      [output_tensor(parts[0], [1, 4, 20]), output_tensor(parts[1], [6, 24, 1]),
+                       output_tensor(parts[2], [12, 6, 1])], axis=1))
+
+    # Max pooling: the vector path's shapes (2x2/2, 3x3/2 pad 1; FLOAT32, FLOAT16) with NaN,
+    # -0 and ties, which a portable kernel must get right too; every other type; 1 to 3
+    # spatial dimensions; dilations; ceil-mode sizes; windows of padding only.
+    for dtype in (np.float32, np.float16):
+        for w, s, a, b in (([2, 2], [2, 2], [0, 0], [0, 0]), ([3, 3], [2, 2], [1, 1], [1, 1]),
+                           ([4, 4], [2, 2], [1, 2], [2, 1])):
+            x = pooling_values(rng, (1, 2, 7, 37), dtype)  # 37 columns: full and partial groups of 8
+            for idx in (None, np.uint32, np.uint64):
+                op = "MAX_POOLING" if idx is None else ("MAX_POOLING1" if idx is np.uint64 else "MAX_POOLING2")
+                cases.append(pool_case(f"{op} {DML_TYPE[np.dtype(dtype)]} {w}/{s} pad {a},{b}"
+                                       + (f" indices {np.dtype(idx).name}" if idx else ""),
+                                       op, x, w, s, a, b, indices=idx))
+    for k, dtype in enumerate(ALL_DTYPES):
+        sp = 1 + k % 3
+        shape = [2, 2] + [7 - sp + j for j in range(sp)]
+        x = pooling_values(rng, shape, dtype)
+        w = [2 + (k + j) % 2 for j in range(sp)]
+        s = [1 + (k + j) % 2 for j in range(sp)]
+        d = [1 + (k * j) % 2 for j in range(sp)]
+        a = [(k + j) % 2 for j in range(sp)]
+        b = [j % 3 for j in range(sp)]
+        cases.append(pool_case(f"MAX_POOLING2 {DML_TYPE[np.dtype(dtype)]} {sp}-d window {w} strides {s} "
+                               f"dilations {d}", "MAX_POOLING2", x, w, s, a, b, dilations=d,
+                               indices=(np.uint32, np.uint64)[k % 2]))
+    x = pooling_values(rng, (1, 2, 10, 11), np.int32)
+    cases.append(pool_case("MAX_POOLING2 INT32 ceil-mode size", "MAX_POOLING2", x, [3, 2], [2, 3], [0, 1], [1, 0],
+                           ceil=True, indices=np.uint32))
+    x = pooling_values(rng, (1, 1, 3), np.float64)
+    cases.append(pool_case("MAX_POOLING2 FLOAT64 windows of padding only", "MAX_POOLING2", x, [2], [3], [0], [6],
+                           indices=np.uint64))
+    x = pooling_values(rng, (2, 3, 8, 20), np.float32)
+    cases.append(pool_case("MAX_POOLING2 FLOAT32 3x3/2 strided (NHWC) input", "MAX_POOLING2", x, [3, 3], [2, 2],
+                           [1, 1], [1, 1], indices=np.uint32, in_strides=[480, 1, 60, 3], rng=rng))
+    return cases
+
+
+def large_cases():
+    """Inputs generated from a seed in vectors.c; large enough to be split across threads,
+    and the two padding/join cases to take the streaming stores on x86."""
+    cases = []
+
+    def gen(dtype, shape, seed):
+        t = generated_input(dtype, shape, seed)
+        return t, t.view(t.buffer).copy()
+
+    t, x = gen(np.float32, (2, 8, 129, 131), 1)
+    for w, a in (([3, 3], [1, 1]), ([2, 2], [0, 0])):
+        v, i = ref_max_pool(x, w, [2, 2], a, a, [1, 1])
+        cases.append(Case(f"large MAX_POOLING2 FLOAT32 {w}/2 random bits", "MAX_POOLING2", [t],
+                          [hashed_output(v), hashed_output(i.astype(np.uint32))], spatial=2, window=w,
+                          strides=[2, 2], start=a, end=a, dilations=[1, 1]))
+    t, x = gen(np.float16, (1, 16, 96, 256), 2)
+    v, i = ref_max_pool(x, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1])
+    cases.append(Case("large MAX_POOLING1 FLOAT16 2x2/2 random bits", "MAX_POOLING1", [t],
+                      [hashed_output(v), hashed_output(i)], spatial=2, window=[2, 2], strides=[2, 2],
+                      start=[0, 0], end=[0, 0]))
+    t, x = gen(np.uint16, (4, 64, 64, 32), 3)
+    cases.append(Case("large DEPTH_TO_SPACE1 UINT16 CRD", "DEPTH_TO_SPACE1", [t],
+                      [hashed_output(ref_depth_to_space(x, 4, "column_row_depth"))], block=4,
+                      order="COLUMN_ROW_DEPTH"))
+    t, x = gen(np.float32, (6, 250, 300), 4)
+    cases.append(Case("large PADDING REFLECTION FLOAT32", "PADDING", [t],
+                      [hashed_output(ref_pad(as_bits(x), [1, 5, 7], [2, 6, 9], "reflection").view(np.float32))],
+                      mode="REFLECTION", value=0.0, start=[1, 5, 7], end=[2, 6, 9]))
+    t, x = gen(np.int32, (4, 1024, 2048), 5)  # 32 MiB in, 34 MiB out: streamed on x86
+    cases.append(Case("large PADDING CONSTANT INT32 (streaming size)", "PADDING", [t],
+                      [hashed_output(ref_pad(x, [0, 8, 16], [0, 8, 16], "constant", -7))],
+                      mode="CONSTANT", value=-7.0, start=[0, 8, 16], end=[0, 8, 16]))
+    t1, x1 = gen(np.uint8, (64, 1024, 96), 6)
+    t2, x2 = gen(np.uint8, (64, 1024, 160), 7)
+    cases.append(Case("large JOIN UINT8 axis 2 (streaming size)", "JOIN", [t1, t2],
+                      [hashed_output(np.concatenate([x1, x2], axis=2))], axis=2))
+    t, x = gen(np.int64, (3, 40000, 20), 8)
+    parts = np.split(x, [4, 12, 13], axis=2)
+    cases.append(Case("large SPLIT INT64 axis 2", "SPLIT", [t], [hashed_output(p) for p in parts], axis=2))
+    return cases
+
+
+# ---- C output -------------------------------------------------------------------------
+def c_float(v):
+    v = float(np.float32(v))
+    if np.isnan(v):
+        return "NAN"
+    if np.isinf(v):
+        return "INFINITY" if v > 0 else "-INFINITY"
+    return v.hex() + "f" if v != 0 or np.copysign(1, v) > 0 else "-0.0f"
+
+
+def c_uints(values):
+    return "{" + ", ".join(str(int(v)) for v in values) + "}"
+
+
+def emit(cases):
+    lines = ["/* vectors.h - generated by tests/c/gen_vectors.py (run it to change this file; --check",
+             " * compares).  Inputs and expected output buffers of tests/c/vectors.c, from DirectML's",
+             " * worked examples and NumPy references; see the script. */", ""]
+    blobs = []
+
+    def blob(buf):
+        name = f"vec_b{len(blobs)}"
+        blobs.append(name)
+        text, line = [], ""
+        for value in buf.tolist():
+            if len(line) > 104:
+                text.append(line)
+                line = ""
+            line += f"{value},"
+        text.append(line)
+        lines.append(f"static const unsigned char {name}[{len(buf)}] = {{")
+        lines.extend("    " + t for t in text)
+        lines.append("};")
+        return name
+
+    def tensor(t):
+        fields = [f".type = DML_TENSOR_DATA_TYPE_{DML_TYPE[t.dtype]}", f".ndim = {len(t.sizes)}",
+                  f".sizes = {c_uints(t.sizes)}"]
+        if t.strides is not None:
+            fields += [".strided = 1", f".strides = {c_uints(t.strides)}"]
+        fields.append(f".bytes = {t.bytes}u")
+        if t.buffer is not None and t.seed is None:
+            fields.append(f".data = {blob(t.buffer)}")
+        if t.seed is not None:
+            fields.append(f".seed = {t.seed}u")
+        if t.hash is not None:
+            fields.append(f".hash = 0x{t.hash:016x}u")
+        return "{" + ", ".join(fields) + "}"
+
+    entries = []
+    for c in cases:
+        p = c.params
+        fields = [f'.name = "{c.name}"', f".type = DML_OPERATOR_{c.op}", f".inputs = {len(c.inputs)}",
+                  f".outputs = {len(c.outputs)}",
+                  ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}",
+                  ".out = {" + ", ".join(tensor(t) for t in c.outputs) + "}"]
+        if "block" in p:
+            fields.append(f".block = {p['block']}")
+        if "order" in p:
+            fields.append(f".order = DML_DEPTH_SPACE_ORDER_{p['order']}")
+        if "mode" in p:
+            fields.append(f".mode = DML_PADDING_MODE_{p['mode']}")
+        if "value" in p:
+            fields.append(f".value = {c_float(p['value'])}")
+        if "scalar_type" in p:
+            fields.append(f".scalar_type = DML_TENSOR_DATA_TYPE_{p['scalar_type']}")
+            fields.append(f".scalar_bits = 0x{p['scalar_bits']:x}u")
+        if "axis" in p:
+            fields.append(f".axis = {p['axis']}")
+        for key in ("spatial",):
+            if key in p:
+                fields.append(f".{key} = {p[key]}")
+        for key in ("window", "strides", "dilations", "start", "end"):
+            if key in p:
+                fields.append(f".{key} = {c_uints(p[key])}")
+        entries.append("    {" + ",\n     ".join(fields) + "},")
+    lines.append("")
+    lines.append("static const vec_case vec_cases[] = {")
+    lines.extend(entries)
+    lines.append("};")
+    return "\n".join(lines) + "\n"
+
+
+def build():
+    rng = np.random.default_rng(20240611)
+    cases = worked_examples() + numpy_cases(rng) + large_cases()
+    ops = {c.op for c in cases}
+    assert len(ops) == 11, sorted(ops)  # every operator dmlc implements
+    assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
+    return emit(cases)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed vectors.h instead of writing")
+    args = parser.parse_args()
+    text = build()
+    if args.check:
+        with open(OUTPUT) as f:
+            if f.read() != text:
+                print(f"{OUTPUT} is not what {os.path.basename(__file__)} writes: rerun it", file=sys.stderr)
+                return 1
+        return 0
+    with open(OUTPUT, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

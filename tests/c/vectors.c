@@ -1,0 +1,302 @@
+/* Runs every operator dmlc implements over a table of test vectors (vectors.h, written by
+ * gen_vectors.py from DirectML's worked examples and NumPy references) and compares each
+ * output buffer byte for byte, gaps of strided outputs included.  It needs nothing but the
+ * header and the library, so it is also the check of a cross-compiled core: CI runs it
+ * under qemu-aarch64, where only the portable kernels exist.  Each case runs with one
+ * thread and with three (large cases are split across them).  Build:
+ *   cc -std=c99 vectors.c $(dmlc config --cflags --libs)                        */
+#include "directml_py.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VEC_MAX_TENSORS 4
+#define VEC_FILL 0xA5 /* output buffers start full of it; gaps of strided outputs keep it */
+
+typedef struct vec_tensor {
+    DML_TENSOR_DATA_TYPE type;
+    UINT ndim;
+    UINT sizes[8];
+    int strided;             /* 0: packed (the desc's Strides is NULL) */
+    UINT strides[8];
+    UINT64 bytes;            /* the buffer: TotalTensorSizeInBytes */
+    const unsigned char* data; /* input: the buffer; output: the expected buffer */
+    UINT64 seed;             /* data == NULL, input: generated from this seed */
+    UINT64 hash;             /* data == NULL, output: vec_hash of the expected buffer */
+} vec_tensor;
+
+typedef struct vec_case {
+    const char* name;
+    DML_OPERATOR_TYPE type;
+    UINT inputs, outputs;    /* tensors present; MAX_POOLING1/2 bind two output slots */
+    vec_tensor in[VEC_MAX_TENSORS], out[VEC_MAX_TENSORS];
+    UINT block;
+    DML_DEPTH_SPACE_ORDER order;
+    DML_PADDING_MODE mode;
+    FLOAT value;             /* PADDING */
+    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1 */
+    UINT64 scalar_bits;
+    UINT axis;
+    UINT spatial;
+    UINT window[3], strides[3], dilations[3], start[8], end[8];
+} vec_case;
+
+#include "vectors.h"
+
+/* ---- generated inputs and hashed outputs: gen_vectors.py computes the same ------------ */
+static const UINT64 vec_golden = 0x9E3779B97F4A7C15u;
+
+static UINT64 vec_mix(UINT64 z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* Little-endian word i of the buffer is splitmix64's output for seed + (i + 1) * golden. */
+static void vec_generate(unsigned char* p, UINT64 n, UINT64 seed)
+{
+    for (UINT64 i = 0; i * 8 < n; ++i) {
+        UINT64 z = vec_mix(seed + (i + 1) * vec_golden);
+        for (UINT64 b = 0; b < 8 && i * 8 + b < n; ++b) p[i * 8 + b] = (unsigned char)(z >> (8 * b));
+    }
+}
+
+/* Sum of vec_mix(w_i + (i + 1) * golden) over the little-endian words w_i (the last one
+ * zero-padded), plus the byte count. */
+static UINT64 vec_hash(const unsigned char* p, UINT64 n)
+{
+    UINT64 h = 0;
+    for (UINT64 i = 0; i * 8 < n; ++i) {
+        UINT64 w = 0;
+        for (UINT64 b = 0; b < 8 && i * 8 + b < n; ++b) w |= (UINT64)p[i * 8 + b] << (8 * b);
+        h += vec_mix(w + (i + 1) * vec_golden);
+    }
+    return h + n;
+}
+
+/* ---- descs ----------------------------------------------------------------------------- */
+typedef struct vec_descs {
+    DML_BUFFER_TENSOR_DESC buf[2 * VEC_MAX_TENSORS];
+    DML_TENSOR_DESC tensor[2 * VEC_MAX_TENSORS];
+    union {
+        DML_SPACE_TO_DEPTH_OPERATOR_DESC s2d;
+        DML_DEPTH_TO_SPACE_OPERATOR_DESC d2s;
+        DML_SPACE_TO_DEPTH1_OPERATOR_DESC s2d1;
+        DML_DEPTH_TO_SPACE1_OPERATOR_DESC d2s1;
+        DML_PADDING_OPERATOR_DESC pad;
+        DML_PADDING1_OPERATOR_DESC pad1;
+        DML_SPLIT_OPERATOR_DESC split;
+        DML_JOIN_OPERATOR_DESC join;
+        DML_MAX_POOLING_OPERATOR_DESC mp;
+        DML_MAX_POOLING1_OPERATOR_DESC mp1;
+        DML_MAX_POOLING2_OPERATOR_DESC mp2;
+    } u;
+    DML_OPERATOR_DESC op;
+} vec_descs;
+
+static DML_TENSOR_DESC* vec_tensor_desc(vec_descs* d, UINT slot, const vec_tensor* t)
+{
+    DML_BUFFER_TENSOR_DESC* b = &d->buf[slot];
+    memset(b, 0, sizeof *b);
+    b->DataType = t->type;
+    b->Flags = DML_TENSOR_FLAG_NONE;
+    b->DimensionCount = t->ndim;
+    b->Sizes = t->sizes;
+    b->Strides = t->strided ? t->strides : NULL;
+    b->TotalTensorSizeInBytes = t->bytes;
+    d->tensor[slot].Type = DML_TENSOR_TYPE_BUFFER;
+    d->tensor[slot].Desc = b;
+    return &d->tensor[slot];
+}
+
+/* Fills d->op for case c; returns the number of output slots to bind. */
+static UINT vec_build(vec_descs* d, const vec_case* c)
+{
+    DML_TENSOR_DESC *in[VEC_MAX_TENSORS], *out[VEC_MAX_TENSORS];
+    UINT slots = c->outputs;
+    for (UINT i = 0; i < c->inputs; ++i) in[i] = vec_tensor_desc(d, i, &c->in[i]);
+    for (UINT i = 0; i < c->outputs; ++i) out[i] = vec_tensor_desc(d, VEC_MAX_TENSORS + i, &c->out[i]);
+    memset(&d->u, 0, sizeof d->u);
+    d->op.Type = c->type;
+    d->op.Desc = &d->u;
+    switch (c->type) {
+    case DML_OPERATOR_SPACE_TO_DEPTH:
+        d->u.s2d.InputTensor = in[0];
+        d->u.s2d.OutputTensor = out[0];
+        d->u.s2d.BlockSize = c->block;
+        break;
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+        d->u.d2s.InputTensor = in[0];
+        d->u.d2s.OutputTensor = out[0];
+        d->u.d2s.BlockSize = c->block;
+        break;
+    case DML_OPERATOR_SPACE_TO_DEPTH1:
+        d->u.s2d1.InputTensor = in[0];
+        d->u.s2d1.OutputTensor = out[0];
+        d->u.s2d1.BlockSize = c->block;
+        d->u.s2d1.Order = c->order;
+        break;
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+        d->u.d2s1.InputTensor = in[0];
+        d->u.d2s1.OutputTensor = out[0];
+        d->u.d2s1.BlockSize = c->block;
+        d->u.d2s1.Order = c->order;
+        break;
+    case DML_OPERATOR_PADDING:
+        d->u.pad.InputTensor = in[0];
+        d->u.pad.OutputTensor = out[0];
+        d->u.pad.PaddingMode = c->mode;
+        d->u.pad.PaddingValue = c->value;
+        d->u.pad.DimensionCount = c->in[0].ndim;
+        d->u.pad.StartPadding = c->start;
+        d->u.pad.EndPadding = c->end;
+        break;
+    case DML_OPERATOR_PADDING1:
+        d->u.pad1.InputTensor = in[0];
+        d->u.pad1.OutputTensor = out[0];
+        d->u.pad1.PaddingMode = c->mode;
+        d->u.pad1.PaddingValueDataType = c->scalar_type;
+        /* DML_SCALAR_UNION's bytes are the value's, little-endian as the vectors are. */
+        for (UINT b = 0; b < 8; ++b) d->u.pad1.PaddingValue.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
+        d->u.pad1.DimensionCount = c->in[0].ndim;
+        d->u.pad1.StartPadding = c->start;
+        d->u.pad1.EndPadding = c->end;
+        break;
+    case DML_OPERATOR_SPLIT:
+        d->u.split.InputTensor = in[0];
+        d->u.split.OutputCount = c->outputs;
+        d->u.split.OutputTensors = d->tensor + VEC_MAX_TENSORS;
+        d->u.split.Axis = c->axis;
+        break;
+    case DML_OPERATOR_JOIN:
+        d->u.join.InputCount = c->inputs;
+        d->u.join.InputTensors = d->tensor;
+        d->u.join.OutputTensor = out[0];
+        d->u.join.Axis = c->axis;
+        break;
+    case DML_OPERATOR_MAX_POOLING:
+        d->u.mp.InputTensor = in[0];
+        d->u.mp.OutputTensor = out[0];
+        d->u.mp.DimensionCount = c->spatial;
+        d->u.mp.Strides = c->strides;
+        d->u.mp.WindowSize = c->window;
+        d->u.mp.StartPadding = c->start;
+        d->u.mp.EndPadding = c->end;
+        break;
+    case DML_OPERATOR_MAX_POOLING1:
+    case DML_OPERATOR_MAX_POOLING2:
+        /* MAX_POOLING1's fields are MAX_POOLING2's without Dilations, in the same order. */
+        d->u.mp2.InputTensor = in[0];
+        d->u.mp2.OutputTensor = out[0];
+        d->u.mp2.OutputIndicesTensor = c->outputs > 1 ? out[1] : NULL;
+        d->u.mp2.DimensionCount = c->spatial;
+        d->u.mp2.Strides = c->strides;
+        d->u.mp2.WindowSize = c->window;
+        d->u.mp2.StartPadding = c->start;
+        d->u.mp2.EndPadding = c->end;
+        if (c->type == DML_OPERATOR_MAX_POOLING2) d->u.mp2.Dilations = c->dilations;
+        slots = 2;
+        break;
+    default:
+        break;
+    }
+    return slots;
+}
+
+/* ---- one case ---------------------------------------------------------------------------- */
+/* Runs c with `threads` threads; 0 if every output buffer is the expected one. */
+static int vec_run(const vec_case* c, UINT threads)
+{
+    vec_descs d;
+    DMLC_BUFFER_BINDING in[VEC_MAX_TENSORS], out[VEC_MAX_TENSORS];
+    unsigned char* bufs[2 * VEC_MAX_TENSORS] = {NULL};
+    UINT slots = vec_build(&d, c);
+    DMLC_OPERATOR* op = NULL;
+    HRESULT hr;
+    int bad = 0;
+
+    memset(in, 0, sizeof in);
+    memset(out, 0, sizeof out);
+    for (UINT i = 0; i < c->inputs + c->outputs && !bad; ++i) {
+        const vec_tensor* t = i < c->inputs ? &c->in[i] : &c->out[i - c->inputs];
+        unsigned char* p = (unsigned char*)malloc((size_t)t->bytes);
+        bufs[i] = p;
+        if (!p) {
+            printf("FAIL %s: out of memory for %llu bytes\n", c->name, (unsigned long long)t->bytes);
+            bad = 1;
+        } else if (i >= c->inputs) {
+            memset(p, VEC_FILL, (size_t)t->bytes);
+            out[i - c->inputs].Buffer = p;
+            out[i - c->inputs].SizeInBytes = t->bytes;
+        } else {
+            if (t->data) memcpy(p, t->data, (size_t)t->bytes);
+            else vec_generate(p, t->bytes, t->seed);
+            in[i].Buffer = p;
+            in[i].SizeInBytes = t->bytes;
+        }
+    }
+    if (!bad && FAILED(hr = dmlcSetThreadCount(threads))) {
+        printf("FAIL %s: dmlcSetThreadCount(%u): %s\n", c->name, threads, dmlcGetLastErrorMessage());
+        bad = 1;
+    }
+    if (!bad && FAILED(hr = dmlcCreateOperator(&d.op, &op))) {
+        printf("FAIL %s: dmlcCreateOperator: 0x%08X %s\n", c->name, (unsigned)hr, dmlcGetLastErrorMessage());
+        bad = 1;
+    }
+    if (!bad && FAILED(hr = dmlcExecute(op, c->inputs, in, slots, out))) {
+        printf("FAIL %s: dmlcExecute: 0x%08X %s\n", c->name, (unsigned)hr, dmlcGetLastErrorMessage());
+        bad = 1;
+    }
+    for (UINT k = 0; k < c->outputs && !bad; ++k) {
+        const vec_tensor* t = &c->out[k];
+        const unsigned char* got = bufs[c->inputs + k];
+        if (t->data) {
+            for (UINT64 i = 0; i < t->bytes; ++i)
+                if (got[i] != t->data[i]) {
+                    printf("FAIL %s (%u threads): output %u, byte %llu is 0x%02X, expected 0x%02X\n", c->name,
+                           threads, k, (unsigned long long)i, got[i], t->data[i]);
+                    bad = 1;
+                    break;
+                }
+        } else if (vec_hash(got, t->bytes) != t->hash) {
+            printf("FAIL %s (%u threads): output %u hashes to 0x%016llX, expected 0x%016llX\n", c->name, threads,
+                   k, (unsigned long long)vec_hash(got, t->bytes), (unsigned long long)t->hash);
+            bad = 1;
+        }
+    }
+    dmlcReleaseOperator(op);
+    for (UINT i = 0; i < 2 * VEC_MAX_TENSORS; ++i) free(bufs[i]);
+    return bad;
+}
+
+int main(void)
+{
+    const UINT count = (UINT)(sizeof vec_cases / sizeof vec_cases[0]);
+    const UINT16 probe = 1;
+    const char* features = NULL;
+    UINT failures = 0, covered[256] = {0}, ops = 0;
+    HRESULT hr;
+
+    if (*(const unsigned char*)&probe != 1) {
+        printf("FAIL: the vectors are little-endian and this machine is not\n");
+        return 1;
+    }
+    if (FAILED(hr = dmlcGetCpuFeatures(&features))) {
+        printf("FAIL: dmlcGetCpuFeatures: %s\n", dmlcGetLastErrorMessage());
+        return 1;
+    }
+    for (UINT i = 0; i < count; ++i) {
+        const vec_case* c = &vec_cases[i];
+        const int bad = vec_run(c, 1) | vec_run(c, 3);
+        failures += bad != 0;
+        if ((unsigned)c->type < 256 && !covered[c->type]++) ++ops;
+    }
+    dmlcSetThreadCount(0);
+    printf("vectors: %u of %u cases match over %u operators (1 and 3 threads; CPU features in use: \"%s\")\n",
+           count - failures, count, ops, features);
+    return failures ? 1 : 0;
+}
