@@ -35,7 +35,7 @@ def max_pool(x, window_size, strides, start_padding, end_padding, dilations, bin
     uints_per_axis(0 if end_padding is None else end_padding, sp, fname, "end_padding", "spatial axis", 0, sp1)
     uints_per_axis(1 if dilations is None else dilations, sp, fname, "dilations", "spatial axis", 1, dil)
     for i in range(sp):
-        if a.shape[i + 2] == 0:
+        if cnp.PyArray_DIMS(a)[i + 2] == 0:
             raise ValueError(f"{fname}: x.shape[{i + 2}] is 0; a spatial axis must not be empty")
 
     if return_indices:
