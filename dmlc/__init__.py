@@ -35,6 +35,8 @@ if _core.library_version() != _core.HEADER_VERSION:
         f"but the loaded libdirectml_py is version 0x{v:06x}; reinstall dmlc")
 
 from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
+from dmlc._pool import (get_output_pool_limit, output_pool_info, release_output_pool,  # noqa: E402
+                        set_output_pool_limit)
 from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
@@ -85,4 +87,5 @@ __all__ = [
     "identity", "slice", "tile",
     "max_unpool", "avg_pool",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
+    "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

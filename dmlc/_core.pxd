@@ -207,6 +207,8 @@ cdef int dml_type_of(cnp.ndarray a, str name) except -1
 # x as an ndarray the core can read in place: any ndarray, DLPack, array-interface or buffer
 # object without a copy (copies only negative, odd or huge strides and unaligned data).
 cdef cnp.ndarray as_input(object x, str name)
+# True if as_input(x, name) would return x itself (no copy, no error).
+cdef bint input_ready(object x)
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
 # The array the core writes: out itself (or a view of its memory when out is a DLPack,

@@ -10,6 +10,7 @@ from libc.stdint cimport uintptr_t
 
 from dmlc._args import index_of
 from dmlc._interop import copy_into, input_array, output_array
+from dmlc._pool cimport new_array
 
 cnp.import_array()
 
@@ -204,6 +205,31 @@ cdef bint in_place_ok(cnp.ndarray a):
     return True
 
 
+cdef bint input_ready(object x):
+    """True if as_input(x, ...) would return x itself: an ndarray of a supported dtype in
+    native byte order that the core reads in place.  Lets callers with many inputs skip
+    formatting each one's name for messages."""
+    cdef cnp.ndarray a
+    cdef int t
+    cdef Py_ssize_t size
+    if not cnp.PyArray_Check(x):
+        return False
+    a = <cnp.ndarray>x
+    t = cnp.PyArray_TYPE(a)
+    size = cnp.PyArray_ITEMSIZE(a)
+    if not cnp.PyArray_ISNOTSWAPPED(a) or size > 8:
+        return False
+    if cnp.PyTypeNum_ISFLOAT(t):
+        t = TYPE_BY_KIND[0][size]
+    elif cnp.PyTypeNum_ISSIGNED(t):
+        t = TYPE_BY_KIND[1][size]
+    elif cnp.PyTypeNum_ISUNSIGNED(t):
+        t = TYPE_BY_KIND[2][size]
+    else:
+        return False
+    return t != 0 and in_place_ok(a)
+
+
 cdef cnp.ndarray as_input(object x, str name):
     cdef cnp.ndarray a
     if cnp.PyArray_Check(x):
@@ -220,10 +246,21 @@ cdef cnp.ndarray as_input(object x, str name):
     return a
 
 
+cdef cnp.ndarray empty_of(tuple shape, cnp.dtype dtype):
+    """np.empty(shape, dtype) for an output: large ones through the output pool."""
+    cdef cnp.npy_intp dims[32]
+    cdef int i, nd = len(shape)
+    if nd > 32:
+        return np.empty(shape, dtype)
+    for i in range(nd):
+        dims[i] = shape[i]
+    return new_array(nd, dims, dtype.type_num, dtype.itemsize)
+
+
 cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
     cdef cnp.ndarray o
     if out is None:
-        return np.empty(shape, dtype)
+        return empty_of(shape, dtype)
     if cnp.PyArray_Check(out):
         o = <cnp.ndarray>out
     else:
@@ -236,7 +273,7 @@ cdef cnp.ndarray as_output(object out, tuple shape, cnp.dtype dtype, str name):
         raise ValueError(f"{name} is read-only")
     check_distinct_elements(o, name)
     if not cnp.PyArray_ISNOTSWAPPED(o) or not in_place_ok(o):
-        return np.empty(shape, dtype)  # computed here, then copied into out by finish_output
+        return empty_of(shape, dtype)  # computed here, then copied into out by finish_output
     return o
 
 
@@ -320,11 +357,25 @@ cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
     return 0
 
 
+# Calls that bind at most this many bytes run holding the GIL: they take a few
+# microseconds, and giving the GIL up and taking it back costs a tenth of a small call.
+cdef UINT64 SMALL_CALL_BYTES = 1 << 16
+
+
 cdef int execute(const DML_OPERATOR_DESC* desc, UINT nin, const DMLC_BUFFER_BINDING* ins,
                  UINT nout, const DMLC_BUFFER_BINDING* outs) except -1:
     cdef HRESULT hr
-    with nogil:
+    cdef UINT64 total = 0
+    cdef UINT i
+    for i in range(nin):
+        total += ins[i].SizeInBytes
+    for i in range(nout):
+        total += outs[i].SizeInBytes
+    if total <= SMALL_CALL_BYTES:
         hr = dmlcExecuteOperator(desc, nin, ins, nout, outs)
+    else:
+        with nogil:
+            hr = dmlcExecuteOperator(desc, nin, ins, nout, outs)
     if hr < 0:
         raise_hr(hr)
     return 0
@@ -346,7 +397,9 @@ cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray 
     if out is None:
         for i in range(s.DimensionCount):
             dims[i] = s.Sizes[i]
-        return cnp.PyArray_EMPTY(s.DimensionCount, dims, cnp.PyArray_TYPE(like) if dtype is None else dtype.type_num, 0)
+        if dtype is None:
+            return new_array(s.DimensionCount, dims, cnp.PyArray_TYPE(like), cnp.PyArray_ITEMSIZE(like))
+        return new_array(s.DimensionCount, dims, dtype.type_num, dtype.itemsize)
     return as_output(out, tuple([s.Sizes[i] for i in range(s.DimensionCount)]), like.dtype if dtype is None else dtype,
                      name)
 

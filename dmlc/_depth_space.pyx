@@ -5,17 +5,31 @@ from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_DEPTH_TO_SPACE1_OPERATOR
                          DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1, UINT, as_input, dml_type_of,
                          run_unary)
 from dmlc._args import index_of
+from dmlc._enums import DepthSpaceOrder, enum_value, spellings
 
 cnp.import_array()
 
+cdef dict ORDERS = spellings(DepthSpaceOrder)
 
-def depth_space(x, block_size, int order, bint to_space, out, str fname):
-    """to_space: depth_to_space, else space_to_depth; order: a DML_DEPTH_SPACE_ORDER value."""
-    cdef cnp.ndarray a = as_input(x, "x")
-    cdef int dml_type = dml_type_of(a, "x")
+
+def depth_space(x, block_size, order, bint to_space, out, str fname):
+    """to_space: depth_to_space, else space_to_depth; order: as the public functions take it."""
+    cdef object v = None
+    cdef cnp.ndarray a
+    cdef int dml_type
     cdef Tensor tin
     cdef DML_DEPTH_TO_SPACE1_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
+    # The order first (as enum_value(order) did before the call): a member or a documented
+    # spelling by one dict lookup, anything else through enum_value and its messages.
+    if type(order) is str:
+        v = ORDERS.get(order)
+    elif type(order) is DepthSpaceOrder:
+        v = int(order)
+    if v is None:
+        v = enum_value(order, DepthSpaceOrder, fname, "order")
+    a = as_input(x, "x")
+    dml_type = dml_type_of(a, "x")
     if type(block_size) is not int:
         block_size = index_of(block_size, fname, "block_size")
     if block_size < 1 or block_size > 0xFFFFFFFF:
@@ -24,7 +38,7 @@ def depth_space(x, block_size, int order, bint to_space, out, str fname):
         raise ValueError(f"{fname}: x must have 4 dimensions (N, C, H, W), got {cnp.PyArray_NDIM(a)}")
     d.InputTensor = &tin.desc
     d.BlockSize = <UINT>block_size
-    d.Order = <DML_DEPTH_SPACE_ORDER>order
+    d.Order = <DML_DEPTH_SPACE_ORDER><int>v
     op.Type = DML_OPERATOR_DEPTH_TO_SPACE1 if to_space else DML_OPERATOR_SPACE_TO_DEPTH1
     op.Desc = &d
     return run_unary(&op, 0, &tin, a, dml_type, 1, &d.OutputTensor, out)

@@ -1,7 +1,7 @@
 """DirectML's enums as Python IntEnums, and the one parser every function uses for them."""
 import enum
 
-__all__ = ["DepthSpaceOrder", "PaddingMode", "parse_enum", "enum_value"]
+__all__ = ["DepthSpaceOrder", "PaddingMode", "parse_enum", "enum_value", "spellings"]
 
 
 class DepthSpaceOrder(enum.IntEnum):
@@ -43,6 +43,13 @@ def _table(cls):
 
 
 _FAST = {}
+
+
+def spellings(cls):
+    """{spelling: int value} for the spellings enum_value finds first (a member's name in
+    lower case, DirectML's full name in lower case, an alias): for callers in Cython that
+    look a str up themselves and call enum_value for anything else."""
+    return {k: int(m) for k, m in _table(cls).items()}
 
 
 def enum_value(value, cls, fname, argname):

@@ -7,15 +7,21 @@ from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC, 
                          DML_PADDING_MODE, DML_PADDING_MODE_CONSTANT, DML_TENSOR_DATA_TYPE, UINT, as_input,
                          as_output, bind, dml_type_of, finish_output, infer_shape, run_unary, uints_per_axis)
 
+from dmlc._enums import PaddingMode, enum_value, spellings
+
 cnp.import_array()
 
+cdef dict MODES = spellings(PaddingMode)
+cdef bytes ZEROS = bytes(8)
 
-def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fname):
-    """mode: a DML_PADDING_MODE value; value_bytes(value, dtype) gives the padding value's
+
+def pad(x, start_padding, end_padding, mode_arg, value, out, value_bytes, str fname):
+    """mode_arg: as dmlc.pad takes it; value_bytes(value, dtype) gives the padding value's
     bytes in x's dtype."""
-    cdef cnp.ndarray a = as_input(x, "x")
-    cdef int dml_type = dml_type_of(a, "x")
-    cdef int nd = cnp.PyArray_NDIM(a), i
+    cdef object m = None
+    cdef cnp.ndarray a
+    cdef int dml_type, mode
+    cdef int nd, i
     cdef UINT s[8]
     cdef UINT e[8]
     cdef Tensor tin
@@ -23,11 +29,26 @@ def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fn
     cdef DML_OPERATOR_DESC op
     cdef cnp.ndarray result
     cdef bytes bits
+    # The mode first (as the public function resolved it before): a member or a documented
+    # spelling by one dict lookup, anything else through enum_value and its messages.
+    if type(mode_arg) is str:
+        m = MODES.get(mode_arg)
+    elif type(mode_arg) is PaddingMode:
+        m = int(mode_arg)
+    if m is None:
+        m = enum_value(mode_arg, PaddingMode, fname, "mode")
+    mode = m
+    a = as_input(x, "x")
+    dml_type = dml_type_of(a, "x")
+    nd = cnp.PyArray_NDIM(a)
     if nd > 8:
         raise ValueError(f"array has {nd} dimensions; DirectML tensors have at most 8")
     uints_per_axis(start_padding, nd, fname, "start_padding", "dimension", 0, s)
     uints_per_axis(end_padding, nd, fname, "end_padding", "dimension", 0, e)
-    bits = value_bytes(value, a.dtype)
+    if type(value) is int and value == 0:  # the default: no call, no dtype object
+        bits = ZEROS
+    else:
+        bits = value_bytes(value, a.dtype)
     if nd == 0:  # DirectML tensors have at least one dimension; nothing to pad
         result = as_output(out, (), a.dtype, "out")
         np.copyto(result, a)
@@ -37,7 +58,7 @@ def pad(x, start_padding, end_padding, int mode, value, out, value_bytes, str fn
     d.PaddingMode = <DML_PADDING_MODE>mode
     d.PaddingValueDataType = <DML_TENSOR_DATA_TYPE>dml_type
     memset(d.PaddingValue.Bytes, 0, 8)
-    memcpy(d.PaddingValue.Bytes, <const char*>bits, len(bits))
+    memcpy(d.PaddingValue.Bytes, <const char*>bits, min(len(bits), 8))
     d.DimensionCount = nd
     d.StartPadding = s
     d.EndPadding = e

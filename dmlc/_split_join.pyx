@@ -9,8 +9,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, free
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_SPLIT_OPERATOR_DESC, DML_JOIN_OPERATOR_DESC,
-                         DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_TENSOR_DESC, DMLC_BUFFER_BINDING, UINT,
-                         as_input, as_output, finish_output, bind, dml_type_of, execute, infer_shape, may_overlap)
+                         DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_TENSOR_DESC, DMLC_BUFFER_BINDING,
+                         DMLC_TENSOR_SIZES, HRESULT, UINT, as_input, as_output, finish_output, bind, dml_type_of,
+                         dmlcInferOutputSizes, execute, input_ready, may_overlap, raise_hr)
+from dmlc._pool cimport new_array
 
 cnp.import_array()
 
@@ -32,33 +34,31 @@ DEF SMALL = 8
 
 cdef cnp.ndarray empty_like_but(cnp.ndarray a, Py_ssize_t axis, Py_ssize_t n):
     """A new C-ordered array of a's shape and dtype with n on axis (np.empty without the
-    Python call, which costs as much as a small split)."""
+    Python call, which costs as much as a small split; large ones through the output pool)."""
     cdef cnp.npy_intp dims[8]
     cdef int i, nd = cnp.PyArray_NDIM(a)
     for i in range(nd):
         dims[i] = cnp.PyArray_DIMS(a)[i]
     dims[axis] = n
-    return cnp.PyArray_EMPTY(nd, dims, cnp.PyArray_TYPE(a), 0)
+    return new_array(nd, dims, cnp.PyArray_TYPE(a), cnp.PyArray_ITEMSIZE(a))
 
 
-cdef class _Parts:
-    """The DML descs and bindings of the parts of one call: inline for a few parts,
-    malloc'd for more (their count is the caller's)."""
-    cdef Tensor small_tensors[SMALL]
-    cdef DML_TENSOR_DESC small_descs[SMALL]
-    cdef DMLC_BUFFER_BINDING small_bindings[SMALL]
+cdef struct Parts:
+    # The DML descs and bindings of the parts of one call: in the caller's stack arrays for
+    # a few parts, in a _Heap's for more (their count is the caller's).
+    Tensor* tensors
+    DML_TENSOR_DESC* descs
+    DMLC_BUFFER_BINDING* bindings
+    UINT count
+
+
+cdef class _Heap:
+    """Storage for the descs and bindings of more than SMALL parts."""
     cdef Tensor* tensors
     cdef DML_TENSOR_DESC* descs
     cdef DMLC_BUFFER_BINDING* bindings
-    cdef UINT count
 
     def __cinit__(self, Py_ssize_t n):
-        self.count = 0
-        if n <= SMALL:
-            self.tensors = self.small_tensors
-            self.descs = self.small_descs
-            self.bindings = self.small_bindings
-            return
         self.tensors = <Tensor*>malloc(n * sizeof(Tensor))
         self.descs = <DML_TENSOR_DESC*>malloc(n * sizeof(DML_TENSOR_DESC))
         self.bindings = <DMLC_BUFFER_BINDING*>malloc(n * sizeof(DMLC_BUFFER_BINDING))
@@ -66,18 +66,18 @@ cdef class _Parts:
             raise MemoryError(f"out of memory binding {n} arrays")
 
     def __dealloc__(self):
-        if self.tensors != self.small_tensors:
-            free(self.tensors)
-            free(self.descs)
-            free(self.bindings)
+        free(self.tensors)
+        free(self.descs)
+        free(self.bindings)
 
-    cdef int add(self, cnp.ndarray a, int dml_type) except -1:
-        cdef Tensor* t = &self.tensors[self.count]
-        bind(t, a, dml_type)
-        self.descs[self.count] = t.desc
-        self.bindings[self.count] = t.binding
-        self.count += 1
-        return 0
+
+cdef inline int add_part(Parts* p, cnp.ndarray a, int dml_type) except -1:
+    cdef Tensor* t = &p.tensors[p.count]
+    bind(t, a, dml_type)
+    p.descs[p.count] = t.desc
+    p.bindings[p.count] = t.binding
+    p.count += 1
+    return 0
 
 
 def split(x, sections, sizes, object axis_arg, out, str fname):
@@ -89,7 +89,11 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
     cdef Tensor tin
     cdef DML_SPLIT_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
-    cdef _Parts parts
+    cdef Tensor small_tensors[SMALL]
+    cdef DML_TENSOR_DESC small_descs[SMALL]
+    cdef DMLC_BUFFER_BINDING small_bindings[SMALL]
+    cdef Parts parts
+    cdef _Heap heap = None
     cdef cnp.ndarray r
     check_ndim(nd, "x", fname)
     axis = normalize_axis(axis_arg, nd, fname)
@@ -151,10 +155,14 @@ def split(x, sections, sizes, object axis_arg, out, str fname):
                 if sizes[j] and may_overlap(r, <cnp.ndarray>results[j]):
                     results[i] = np.empty_like(r)
                     break
-    parts = _Parts(k)
+    if k <= SMALL:
+        parts = Parts(&small_tensors[0], &small_descs[0], &small_bindings[0], 0)
+    else:
+        heap = _Heap(k)
+        parts = Parts(heap.tensors, heap.descs, heap.bindings, 0)
     for i in range(k):
         if sizes[i]:
-            parts.add(<cnp.ndarray>results[i], dml_type)
+            add_part(&parts, <cnp.ndarray>results[i], dml_type)
     bind(&tin, a, dml_type)
     d.InputTensor = &tin.desc
     d.OutputCount = parts.count
@@ -174,10 +182,21 @@ def join(arrays, object axis_arg, out, str fname):
     cdef Tensor tout
     cdef DML_JOIN_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
-    cdef _Parts parts
+    cdef Tensor small_tensors[SMALL]
+    cdef DML_TENSOR_DESC small_descs[SMALL]
+    cdef DMLC_BUFFER_BINDING small_bindings[SMALL]
+    cdef Parts parts
+    cdef _Heap heap = None
+    cdef DMLC_TENSOR_SIZES sizes
+    cdef cnp.npy_intp dims[8]
+    cdef HRESULT hr
+    cdef bint rebind = out is not None
     if k == 0:
         raise ValueError(f"{fname}: arrays is empty, expected at least one array")
-    inputs = [as_input(arrays[i], f"arrays[{i}]") for i in range(k)]
+    inputs = [None] * k
+    for i in range(k):
+        x = arrays[i]
+        inputs[i] = x if input_ready(x) else as_input(x, f"arrays[{i}]")  # the name only when needed
     a0 = inputs[0]
     dml_type = dml_type_of(a0, "arrays[0]")
     nd = cnp.PyArray_NDIM(a0)
@@ -191,31 +210,43 @@ def join(arrays, object axis_arg, out, str fname):
         if cnp.PyArray_NDIM(a) != nd:
             raise ValueError(f"{fname}: arrays[{i}] has {cnp.PyArray_NDIM(a)} dimensions, expected {nd} (arrays[0])")
     # The output's shape from the core, over every array (empty ones included).
-    parts = _Parts(k)
+    if k <= SMALL:
+        parts = Parts(&small_tensors[0], &small_descs[0], &small_bindings[0], 0)
+    else:
+        heap = _Heap(k)
+        parts = Parts(heap.tensors, heap.descs, heap.bindings, 0)
     for i in range(k):
-        parts.add(<cnp.ndarray>inputs[i], dml_type)
+        a = inputs[i]
+        add_part(&parts, a, dml_type)
+        if cnp.PyArray_SIZE(a) == 0:
+            rebind = True
     d.InputCount = parts.count
     d.InputTensors = parts.descs
     d.OutputTensor = NULL
     d.Axis = <UINT>axis
     op.Type = DML_OPERATOR_JOIN
     op.Desc = &d
-    shape = infer_shape(&op, 0, 1, 0)
+    hr = dmlcInferOutputSizes(&op, 0, 1, &sizes)
+    if hr < 0:
+        raise_hr(hr)
     if out is None:
-        result = empty_like_but(a0, axis, shape[axis])
+        for i in range(sizes.DimensionCount):
+            dims[i] = sizes.Sizes[i]
+        result = new_array(sizes.DimensionCount, dims, cnp.PyArray_TYPE(a0), cnp.PyArray_ITEMSIZE(a0))
     else:
-        result = as_output(out, shape, a0.dtype, "out")
+        result = as_output(out, tuple([sizes.Sizes[i] for i in range(sizes.DimensionCount)]), a0.dtype, "out")
     if cnp.PyArray_SIZE(result) == 0:
         return finish_output(result, out)
-    parts.count = 0  # bound again: only the arrays with elements, each read from a copy if it overlaps out=
-    for i in range(k):
-        a = inputs[i]
-        if cnp.PyArray_SIZE(a) == 0:
-            continue
-        if out is not None and may_overlap(a, result):
-            a = a.copy()
-            inputs[i] = a  # keeps the copy alive until the call returns
-        parts.add(a, dml_type)
+    if rebind:  # bound again: only the arrays with elements, each read from a copy if it overlaps out=
+        parts.count = 0
+        for i in range(k):
+            a = inputs[i]
+            if cnp.PyArray_SIZE(a) == 0:
+                continue
+            if out is not None and may_overlap(a, result):
+                a = a.copy()
+                inputs[i] = a  # keeps the copy alive until the call returns
+            add_part(&parts, a, dml_type)
     bind(&tout, result, dml_type)
     d.InputCount = parts.count
     d.InputTensors = parts.descs

@@ -46,7 +46,7 @@ def depth_to_space(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
     array([[0, 1],
            [2, 3]])
     """
-    return _depth_space(x, block_size, _order(order, "depth_to_space"), True, out, "depth_to_space")
+    return _depth_space(x, block_size, order, True, out, "depth_to_space")
 
 
 def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpaceOrder] = "depth_column_row",
@@ -76,4 +76,4 @@ def space_to_depth(x: ArrayLike, block_size: int, *, order: Union[str, DepthSpac
     >>> dmlc.space_to_depth(np.arange(4).reshape(1, 1, 2, 2), 2).ravel()
     array([0, 1, 2, 3])
     """
-    return _depth_space(x, block_size, _order(order, "space_to_depth"), False, out, "space_to_depth")
+    return _depth_space(x, block_size, order, False, out, "space_to_depth")

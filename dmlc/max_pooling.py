@@ -86,5 +86,10 @@ def max_pool(x: ArrayLike, window_size: Union[int, Sequence[int]], *,
     array([[ 5,  7],
            [13, 15]], dtype=uint32)
     """
-    return _max_pool(x, window_size, strides, start_padding, end_padding, dilations, bool(return_indices),
-                     _indices_dtype(indices_dtype), bool(ceil_mode), out, "max_pool")
+    # (bool() and the indices dtype in this order, each only when it is not already what it must be)
+    with_indices = return_indices if type(return_indices) is bool else bool(return_indices)
+    dt = _INDEX_DTYPES.get(indices_dtype) if type(indices_dtype) is str else None
+    if dt is None:
+        dt = _indices_dtype(indices_dtype)
+    return _max_pool(x, window_size, strides, start_padding, end_padding, dilations, with_indices, dt,
+                     ceil_mode if type(ceil_mode) is bool else bool(ceil_mode), out, "max_pool")

@@ -123,4 +123,4 @@ def pad(x: ArrayLike, start_padding: Union[int, Sequence[int]], end_padding: Uni
     >>> dmlc.pad(np.array([1, 2, 3], np.uint8), [1], [1], value=-5.5)
     array([0, 1, 2, 3, 0], dtype=uint8)
     """
-    return _pad(x, start_padding, end_padding, _mode(mode), value, out, value_bytes, "pad")
+    return _pad(x, start_padding, end_padding, mode, value, out, value_bytes, "pad")

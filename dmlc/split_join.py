@@ -6,8 +6,9 @@ from numpy.typing import ArrayLike
 
 import operator
 
-from dmlc import _split_join
 from dmlc._args import index_of
+from dmlc._split_join import join as _join
+from dmlc._split_join import split as _split
 
 __all__ = ["split", "join"]
 
@@ -67,9 +68,12 @@ def split(x: ArrayLike, sections_or_sizes: Union[int, Sequence[int]], axis: int,
     >>> [p.ravel().tolist() for p in dmlc.split(x, 2, axis=-1)]
     [[1.0, 3.0, 5.0, 7.0, 9.0, 11.0], [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]]
     """
-    sections, sizes = _sections_or_sizes(sections_or_sizes, "split")
+    if type(sections_or_sizes) is int:  # the common case without a call; the rest as documented
+        sections, sizes = sections_or_sizes, None
+    else:
+        sections, sizes = _sections_or_sizes(sections_or_sizes, "split")
     try:
-        return _split_join.split(x, sections, sizes, index_of(axis, "split", "axis"), out, "split")
+        return _split(x, sections, sizes, axis if type(axis) is int else index_of(axis, "split", "axis"), out, "split")
     except MemoryError as e:
         if e.args:  # NumPy's and the core's say what they could not allocate
             raise
@@ -115,4 +119,4 @@ def join(arrays: Sequence[ArrayLike], axis: int, *, out: Optional[np.ndarray] = 
             items = list(arrays)
         except TypeError:
             raise TypeError(f"join: arrays must be a sequence of arrays, not {type(arrays).__name__}") from None
-    return _split_join.join(items, index_of(axis, "join", "axis"), out, "join")
+    return _join(items, axis if type(axis) is int else index_of(axis, "join", "axis"), out, "join")

@@ -247,8 +247,8 @@ void dmlc_scale_bias_f64(const void* ctx, void* dst, int64_t dst_stride, const v
  * when they pay).  Each thread that used one calls dmlc_stream_fence() before its work is
  * done (the stores are weakly ordered).  Where the target has no such stores
  * (DMLC_HAVE_STREAM is 0, or dmlc_cpu_has(DMLC_CPU_SSE2) is not) they are memcpy and a
- * plain fill; dmlc_copy_stream asks on each call, the per-row lines functions leave it to
- * their callers, at creation.
+ * plain fill.  They do not ask dmlc_cpu_has themselves (they run once per row): their
+ * callers stream only where dmlc_cpu_has(DMLC_CPU_SSE2), decided once per operator or call.
  *   dmlc_copy_stream          memcpy streaming every whole aligned 16-byte unit: for
  *                             destinations written sequentially in runs of a multiple of
  *                             16 bytes, at least DMLC_STREAM_MIN_RUN (SPLIT/JOIN);

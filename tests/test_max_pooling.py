@@ -142,6 +142,45 @@ def test_vector_windows_every_width(rng, dtype, fast):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_vector_path_tiles_bands_and_shared_rows(rng, dtype):
+    """The vector path reduces each input row across the window first and keeps a band of
+    such rows per column tile (256 outputs): rows wider than a tile, planes taller than a
+    band, rows shared by two output rows (3x3/2), dilated and 3-D windows all meet the
+    reference, with NaNs on tile and band boundaries and in shared rows."""
+    for shape in [(1, 2, 9, 530), (1, 1, 301, 224), (2, 1, 40, 97)]:
+        x = random_array(rng, shape, dtype)
+        for k, s, a, b in [(2, 2, 0, 0), (3, 2, 1, 1), (3, 2, 0, 2), (4, 2, 3, 3)]:
+            check(x, k, s, a, b, indices_dtype="uint32")
+        check(x, (3, 3), 2, 1, 1, dilations=(2, 1))
+        check(x, (5, 2), 2, (2, 0), (2, 1), ceil_mode=True, dilations=(3, 1))
+        y = x.copy()
+        y[0, 0, 5, 255:258] = np.nan      # the columns at the first tile boundary of a wide row
+        y[0, 0, min(35, shape[2] - 1), 7] = np.nan    # a row two bands may read, and shared by two output rows
+        y[-1, -1, -1, -1] = np.nan
+        check(y, 3, 2, 1, 1)
+        check(y, 2, 2, 0, 0, indices_dtype="uint32")
+    x3 = random_array(rng, (1, 2, 5, 7, 40), dtype)
+    check(x3, (2, 2, 2), 2)
+    check(x3, (3, 3, 3), 2, 1, 1, ceil_mode=True)
+    x3[0, 1, 2, 3, 17] = np.nan
+    check(x3, (3, 2, 3), (1, 2, 2), (1, 0, 1), (1, 1, 1), dilations=(2, 1, 1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_vector_path_left_edge_ties(dtype):
+    """3x3/2 pad 1 takes its first output (window columns -1 .. 1) in the vector group
+    too: its padded column must neither win a tie nor hide a real -inf."""
+    x = np.zeros((1, 1, 3, 40), dtype)
+    x[0, 0, 0, 1] = -0.0
+    v, i = dmlc.max_pool(x, 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
+    assert i[0, 0, 0, 0] == 0 and not np.signbit(v[0, 0, 0, 0])
+    x[0, 0, :, :2] = -np.inf
+    v, i = dmlc.max_pool(x, 3, strides=2, start_padding=1, end_padding=1, return_indices=True)
+    assert v[0, 0, 0, 0] == -np.inf and i[0, 0, 0, 0] == 0
+    check(x, 3, 2, 1, 1)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
 @pytest.mark.parametrize("fast", [(2, 2, 0, 0), (3, 2, 1, 1)], ids=str)
 def test_nan_at_every_position(dtype, fast):
     """A NaN anywhere in a row: the vector path hands its group to the exact kernel."""

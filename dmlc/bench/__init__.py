@@ -8,6 +8,7 @@ operator family of src/ops.def, in its order, then any others) provides
 GB/s counts the bytes read plus the bytes written once.
 """
 import argparse
+import contextlib
 import dataclasses
 import importlib
 import sys
@@ -40,6 +41,7 @@ class Workload:
     memcpy_bytes: int                # bytes the memcpy baseline copies
     candidates: List[Candidate]
     check: Optional[Callable[[], None]] = None  # asserts the candidates agree (run once, untimed)
+    threads: Optional[int] = None    # run dmlc and PyTorch on this many threads (ONNX Runtime: see ort_runner)
 
 
 def optional_torch():
@@ -60,18 +62,22 @@ def optional_ort():
         return None
 
 
-def ort_session(model_bytes):
+def ort_session(model_bytes, threads=None):
     import onnxruntime as ort
     opts = ort.SessionOptions()
     opts.log_severity_level = 3
+    if threads is not None:
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
     return ort.InferenceSession(model_bytes, opts, providers=["CPUExecutionProvider"])
 
 
-def ort_runner(model_bytes, inputs, outputs):
+def ort_runner(model_bytes, inputs, outputs, threads=None):
     """A zero-argument call running an ONNX model with inputs and outputs bound to
-    preallocated NumPy arrays (IO binding), so it times the kernel, not allocation."""
+    preallocated NumPy arrays (IO binding), so it times the kernel, not allocation;
+    threads: its intra-op threads (None: ONNX Runtime's default, one per core)."""
     import onnxruntime as ort
-    sess = ort_session(model_bytes)
+    sess = ort_session(model_bytes, threads)
     binding = sess.io_binding()
     for name, arr in inputs.items():
         binding.bind_input(name, "cpu", 0, arr.dtype, list(arr.shape), arr.ctypes.data)
@@ -85,6 +91,18 @@ def memcpy_candidate(nbytes):
     src = np.ones(nbytes, np.uint8)
     dst = np.empty_like(src)
     return Candidate("memcpy", lambda: (lambda: np.copyto(dst, src)))
+
+
+def copy_candidate(nbytes, torch):
+    """The same bytes copied by PyTorch on its threads (as many as dmlc's, by default): the
+    memory wall a multi-threaded operator can reach, beside the single-threaded memcpy."""
+    src = torch.from_numpy(np.ones(nbytes, np.uint8))
+    dst = torch.empty_like(src)
+    return Candidate("torch.copy_", lambda: (lambda: dst.copy_(src)))
+
+
+#: Rows that are not implementations of the workload, only what its bytes cost to copy.
+BASELINES = ("memcpy", "torch.copy_")
 
 
 def best_time(fn, min_runs=3, max_runs=20, budget=1.5):
@@ -142,15 +160,18 @@ def run(quick=False, filt=None, stream=sys.stdout, progress=sys.stderr):
             print(f"[{i + 1}/{len(workloads)}] {w.group} {w.label}", file=progress, flush=True)
         if w.check:
             w.check()
-        results = []
-        for cand in [memcpy_candidate(w.memcpy_bytes)] + w.candidates:
-            try:
-                fn = cand.make()
-            except Exception as exc:  # a peer that cannot run this workload is reported, not fatal
-                results.append((cand.name, None, f"unavailable: {type(exc).__name__}: {exc}"[:60]))
-                continue
-            results.append((cand.name, best_time(fn), ""))
-            del fn
+        torch = optional_torch()
+        baselines = [memcpy_candidate(w.memcpy_bytes)] + ([copy_candidate(w.memcpy_bytes, torch)] if torch else [])
+        with _threads(w.threads, torch):
+            results = []
+            for cand in baselines + w.candidates:
+                try:
+                    fn = cand.make()
+                except Exception as exc:  # a peer that cannot run this workload is reported, not fatal
+                    results.append((cand.name, None, f"unavailable: {type(exc).__name__}: {exc}"[:60]))
+                    continue
+                results.append((cand.name, best_time(fn), ""))
+                del fn
         memcpy_t = results[0][1]
         dmlc_t = min((t for n, t, _ in results if n.startswith("dmlc") and t is not None), default=None)
         for name, t, note in results:
@@ -158,14 +179,34 @@ def run(quick=False, filt=None, stream=sys.stdout, progress=sys.stderr):
             if t is None:
                 print(f"{label:<46} {name:<16} {note}", file=stream)
                 continue
-            speed = "" if name.startswith("dmlc") or name == "memcpy" or dmlc_t is None else f"{t / dmlc_t:11.2f}x"
+            speed = "" if name.startswith("dmlc") or name in BASELINES or dmlc_t is None else f"{t / dmlc_t:11.2f}x"
             print(f"{label:<46} {name:<16} {_fmt_time(t)} {w.bytes_moved / t / 1e9:7.2f} {t / memcpy_t:9.2f} {speed:>12}",
                   file=stream)
             rows.append((w.group, w.label, name, t))
         print(file=stream, flush=True)
     print("x memcpy: time / time of one single-threaded memcpy of the same bytes (lower is better); "
+          "torch.copy_: the same bytes copied by PyTorch on its threads; "
           "dmlc speedup: peer time / best dmlc time.", file=stream)
     return rows
+
+
+@contextlib.contextmanager
+def _threads(n, torch):
+    """dmlc and PyTorch on n threads inside the block (n None: as they are)."""
+    import dmlc
+    if n is None:
+        yield
+        return
+    saved = dmlc.get_num_threads(), torch.get_num_threads() if torch else None
+    dmlc.set_num_threads(n)
+    if torch:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        dmlc.set_num_threads(saved[0])
+        if torch:
+            torch.set_num_threads(saved[1])
 
 
 def add_arguments(parser):

@@ -61,5 +61,4 @@ def workloads(quick):
     torch, ort = optional_torch(), optional_ort()
     shape = (2, 16, 112, 112) if quick else (8, 64, 224, 224)
     out = [_workload(np.float32, shape, torch, ort), _workload(np.float16, shape, torch, ort)]
-    out.append(_workload(np.float32, (1, 16, 8, 8), torch, ort))  # per-call overhead
     return out

@@ -66,6 +66,4 @@ def workloads(quick):
     torch, ort = optional_torch(), optional_ort()
     shape = (2, 16, 112, 112) if quick else (8, 64, 224, 224)
     out = [_workload(np.float32, shape, 2, mode, torch, ort) for mode in MODES]
-    # Per-call overhead: a tiny tensor, where the call costs more than the copy.
-    out.append(_workload(np.float32, (1, 4, 8, 8), 1, "constant", torch, ort))
     return out

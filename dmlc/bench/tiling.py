@@ -47,5 +47,4 @@ def workloads(quick):
     out = [_workload(np.float32, shape, [1, 1, 2, 2], torch, ort)]
     if not quick:
         out.append(_workload(np.float32, shape, [2, 2, 1, 1], torch, ort))
-    out.append(_workload(np.float32, (1, 4, 8, 8), [1, 1, 2, 2], torch, ort))
     return out

@@ -236,6 +236,64 @@ static inline void transpose_write(void* dst, const void* src, uint64_t n, int s
 #undef MB
 #undef MICRO
 
+/* ---- Two-stream interleave and deinterleave, 16 bytes at a time ------------------------------
+ * Block size 2 (the common depth/space case) makes the kernels below interleave two
+ * source streams into one row, or split one row into two: per element that is a few
+ * instructions of scalar moves, against one unpack (or shuffle) per 16 bytes with SSE2,
+ * which every x86-64 has.  Moving a value never looks at it: these are bit moves. */
+#ifdef COPY_HAVE_SSE2
+/* d[2r] = a[r], d[2r+1] = b[r] for r < rows (a whole number of 16-byte vectors of a). */
+static inline void interleave2_sse2(char* DMLC_RESTRICT d, const char* a, const char* b, uint64_t rows, size_t es)
+{
+    for (uint64_t i = 0; i + 16 <= rows * es; i += 16) {
+        const __m128i x = _mm_loadu_si128((const __m128i*)(a + i)), y = _mm_loadu_si128((const __m128i*)(b + i));
+        __m128i lo, hi;
+        switch (es) {
+        case 1: lo = _mm_unpacklo_epi8(x, y); hi = _mm_unpackhi_epi8(x, y); break;
+        case 2: lo = _mm_unpacklo_epi16(x, y); hi = _mm_unpackhi_epi16(x, y); break;
+        case 4: lo = _mm_unpacklo_epi32(x, y); hi = _mm_unpackhi_epi32(x, y); break;
+        default: lo = _mm_unpacklo_epi64(x, y); hi = _mm_unpackhi_epi64(x, y); break;
+        }
+        _mm_storeu_si128((__m128i*)(d + 2 * i), lo);
+        _mm_storeu_si128((__m128i*)(d + 2 * i + 16), hi);
+    }
+}
+
+/* e[r] = s[2r], o[r] = s[2r+1] for r < rows (a whole number of 16-byte vectors of e). */
+static inline void deinterleave2_sse2(char* DMLC_RESTRICT e, char* DMLC_RESTRICT o, const char* s, uint64_t rows,
+                                      size_t es)
+{
+    for (uint64_t i = 0; i + 16 <= rows * es; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i*)(s + 2 * i)), y = _mm_loadu_si128((const __m128i*)(s + 2 * i + 16));
+        __m128i ev, od;
+        switch (es) {
+        case 1: {
+            const __m128i m = _mm_set1_epi16(0xff);
+            ev = _mm_packus_epi16(_mm_and_si128(x, m), _mm_and_si128(y, m));
+            od = _mm_packus_epi16(_mm_srli_epi16(x, 8), _mm_srli_epi16(y, 8));
+            break;
+        }
+        case 2: /* each vector to {evens | odds} in 64-bit halves, then halves paired */
+            x = _mm_shuffle_epi32(_mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xd8), 0xd8), 0xd8);
+            y = _mm_shuffle_epi32(_mm_shufflehi_epi16(_mm_shufflelo_epi16(y, 0xd8), 0xd8), 0xd8);
+            ev = _mm_unpacklo_epi64(x, y);
+            od = _mm_unpackhi_epi64(x, y);
+            break;
+        case 4:
+            ev = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(x), _mm_castsi128_ps(y), 0x88));
+            od = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(x), _mm_castsi128_ps(y), 0xdd));
+            break;
+        default: ev = _mm_unpacklo_epi64(x, y); od = _mm_unpackhi_epi64(x, y); break;
+        }
+        _mm_storeu_si128((__m128i*)(e + i), ev);
+        _mm_storeu_si128((__m128i*)(o + i), od);
+    }
+}
+#  define COPY_SSE2_ONLY(...) __VA_ARGS__
+#else
+#  define COPY_SSE2_ONLY(...)
+#endif
+
 /* A transpose is worth its blocking when both sides are longer than a micro-block. */
 #define TRANSPOSE_MIN 8
 
@@ -244,6 +302,22 @@ static inline void transpose_write(void* dst, const void* src, uint64_t n, int s
  * the loop over the third-innermost dimension runs inside, so a small inner block costs
  * no dispatch per plane. */
 #define DEFINE_COPY2D(T, NAME, TRANSPOSE)                                                            \
+    /* d[2r] = s0[r], d[2r+1] = s1[r]: two streams into one row */                                    \
+    static inline void NAME##_il2(uint64_t rows, T* DMLC_RESTRICT d, const T* s0, const T* s1)        \
+    {                                                                                                 \
+        uint64_t r = 0;                                                                               \
+        COPY_SSE2_ONLY(r = rows / (16 / sizeof(T)) * (16 / sizeof(T));                                \
+                       interleave2_sse2((char*)d, (const char*)s0, (const char*)s1, r, sizeof(T));)   \
+        for (; r < rows; ++r) { d[2 * r] = s0[r]; d[2 * r + 1] = s1[r]; }                              \
+    }                                                                                                 \
+    /* d0[r] = s[2r], d1[r] = s[2r+1]: one row into two streams */                                    \
+    static inline void NAME##_dl2(uint64_t rows, T* DMLC_RESTRICT d0, T* DMLC_RESTRICT d1, const T* s) \
+    {                                                                                                 \
+        uint64_t r = 0;                                                                               \
+        COPY_SSE2_ONLY(r = rows / (16 / sizeof(T)) * (16 / sizeof(T));                                \
+                       deinterleave2_sse2((char*)d0, (char*)d1, (const char*)s, r, sizeof(T));)      \
+        for (; r < rows; ++r) { d0[r] = s[2 * r]; d1[r] = s[2 * r + 1]; }                              \
+    }                                                                                                 \
     static void NAME##_block(uint64_t rows, uint64_t cols, T* DMLC_RESTRICT d, int64_t drs, int64_t dcs, \
                              const T* DMLC_RESTRICT s, int64_t srs, int64_t scs, int stream)          \
     {                                                                                                 \
@@ -259,11 +333,7 @@ static inline void transpose_write(void* dst, const void* src, uint64_t n, int s
         }                                                                                             \
         if (dcs == 1 && drs == (int64_t)cols && srs == 1) { /* interleave */                          \
             switch (cols) {                                                                           \
-            case 2: {                                                                                 \
-                const T* s1 = s + scs;                                                                \
-                for (uint64_t r = 0; r < rows; ++r) { d[2 * r] = s[r]; d[2 * r + 1] = s1[r]; }        \
-                return;                                                                               \
-            }                                                                                         \
+            case 2: NAME##_il2(rows, d, s, s + scs); return;                                          \
             case 3: {                                                                                 \
                 const T *s1 = s + scs, *s2 = s + 2 * scs;                                             \
                 for (uint64_t r = 0; r < rows; ++r) {                                                 \
@@ -286,11 +356,7 @@ static inline void transpose_write(void* dst, const void* src, uint64_t n, int s
         }                                                                                             \
         if (scs == 1 && srs == (int64_t)cols && drs == 1) { /* deinterleave */                        \
             switch (cols) {                                                                           \
-            case 2: {                                                                                 \
-                T* d1 = d + dcs;                                                                      \
-                for (uint64_t r = 0; r < rows; ++r) { d[r] = s[2 * r]; d1[r] = s[2 * r + 1]; }        \
-                return;                                                                               \
-            }                                                                                         \
+            case 2: NAME##_dl2(rows, d, d + dcs, s); return;                                         \
             case 3: {                                                                                 \
                 T *d1 = d + dcs, *d2 = d + 2 * dcs;                                                   \
                 for (uint64_t r = 0; r < rows; ++r) {                                                 \
@@ -346,6 +412,15 @@ static inline void transpose_write(void* dst, const void* src, uint64_t n, int s
     {                                                                                                 \
         T* d = (T*)vd;                                                                                \
         const T* s = (const T*)vs;                                                                    \
+        /* Block size 2, chosen once rather than per plane: planes of a small call are few rows. */  \
+        if (cols == 2 && dcs == 1 && drs == 2 && srs == 1) {                                          \
+            for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps) NAME##_il2(rows, d, s, s + scs); \
+            return;                                                                                   \
+        }                                                                                             \
+        if (cols == 2 && scs == 1 && srs == 2 && drs == 1) {                                          \
+            for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps) NAME##_dl2(rows, d, d + dcs, s); \
+            return;                                                                                   \
+        }                                                                                             \
         for (uint64_t p = 0; p < planes; ++p, d += dps, s += sps)                                     \
             NAME##_block(rows, cols, d, drs, dcs, s, srs, scs, stream);                               \
     }
@@ -509,19 +584,47 @@ static int copy_job_init(copy_job* job, const dmlc_copy_plan* p, void* dst, cons
     return 1;
 }
 
+/* For a copy small enough for one thread: the outer dimension with the most iterations
+ * moved innermost of the outer ones, where the kernel loops over it as planes in one call
+ * (depth-to-space of (1,16,8,8): 8 calls of 8 planes instead of 32 calls of 2).  The order
+ * of outer loops only changes the order of writes, which matters for large copies alone. */
+static const dmlc_copy_plan* most_planes_last(const dmlc_copy_plan* p, UINT outer_ndim, dmlc_copy_plan* tmp)
+{
+    UINT best = 0;
+    if (outer_ndim < 2) return p;
+    for (UINT i = 1; i < outer_ndim; ++i)
+        if (p->sizes[i] > p->sizes[best]) best = i;
+    if (p->sizes[best] <= p->sizes[outer_ndim - 1]) return p;
+    *tmp = *p;
+    for (UINT i = best; i + 1 < outer_ndim; ++i) {
+        tmp->sizes[i] = p->sizes[i + 1];
+        tmp->dst_strides[i] = p->dst_strides[i + 1];
+        tmp->src_strides[i] = p->src_strides[i + 1];
+    }
+    tmp->sizes[outer_ndim - 1] = p->sizes[best];
+    tmp->dst_strides[outer_ndim - 1] = p->dst_strides[best];
+    tmp->src_strides[outer_ndim - 1] = p->src_strides[best];
+    return tmp;
+}
+
 void dmlc_copy_run(const dmlc_copy_plan* p, void* dst, const void* src)
 {
     copy_job job;
+    dmlc_copy_plan tmp;
     uint64_t outer = 1, bytes = 2 * (uint64_t)p->elem_size, threads;
     if (!copy_job_init(&job, p, dst, src)) {
         memcpy(dst, src, p->elem_size);
         return;
     }
     for (UINT i = 0; i < p->ndim; ++i) bytes *= p->sizes[i];
+    if (bytes < 2 * DMLC_MIN_BYTES_PER_THREAD) {
+        p = most_planes_last(p, job.outer_ndim, &tmp);
+        job.plan = p;
+    }
     for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
     /* Few outer iterations (one big memcpy, say): cut each kernel call into pieces so every
      * thread gets a share. */
-    job.stream = bytes / 2 >= DMLC_STREAM_MIN_BYTES;
+    job.stream = bytes / 2 >= DMLC_STREAM_MIN_BYTES && dmlc_cpu_has(DMLC_CPU_SSE2);
     threads = dmlc_thread_count();
     if (threads > 1 && outer < 8 * threads) {
         job.pieces = 8 * threads / outer + 1;

@@ -100,17 +100,14 @@ static inline void copy_aligned(char* d, const char* s, size_t n, size_t align)
     memcpy(d + head + body, s + head + body, tail);
 }
 
+/* These are called once per run or row: their callers ask dmlc_cpu_has(DMLC_CPU_SSE2) once,
+ * when they decide to stream (at creation, or once per execution), rather than these on
+ * every call. */
 void dmlc_copy_stream(void* dst, const void* src, size_t n)
 {
-    if (!dmlc_cpu_has(DMLC_CPU_SSE2)) { /* DMLC_CPU_FEATURES=generic: the portable path */
-        memcpy(dst, src, n);
-        return;
-    }
     copy_aligned((char*)dst, (const char*)src, n, 16);
 }
 
-/* The whole-lines functions are called once per row: their callers ask dmlc_cpu_has at
- * creation (PADDING's st->stream) rather than these on every call. */
 void dmlc_copy_stream_lines(void* dst, const void* src, size_t n)
 {
     copy_aligned((char*)dst, (const char*)src, n, LINE);

@@ -19,17 +19,25 @@
  * Execution walks output rows (plane, od, oh).  The window rows a row needs are the same
  * for all its outputs, so they are found once per row.  A typed generic kernel (one per
  * data type, generated from dtypes.def) handles every case.  On x86-64 with AVX2 and
- * F16C, float32 and float16 windows of stride 2 and width up to 4 (2x2/2, 3x3/2 pad 1)
- * run 8 outputs at a time: each row's columns are loaded 16 at a time and split into even
- * and odd columns, so window column t of the 8 outputs is one vector.  The vector compare
- * has no NaN rule, so a group that meets a NaN is recomputed by the generic kernel. */
+ * F16C, float32 and float16 windows of stride 2 and width up to 4 along W (2x2/2, 3x3/2
+ * pad 1) reduce each input row across the window's columns first, 8 outputs at a time
+ * from 16 columns split into even and odd ones (an "H row"), then take each output as the
+ * best of its window's H rows.  Row-major window order is rows in order and, within a
+ * row, columns in order, so keeping the first of equal values within each row and then
+ * the first best row keeps the tie rule exactly (reducing columns first, MLAS's order,
+ * would not: it would rank (1, 0) before (0, 1)).  Consecutive output rows share input
+ * rows (3x3/2: output row oh reads rows 2oh-1 .. 2oh+1, the next one 2oh+1 .. 2oh+3), and
+ * a shared row is reduced once.  The vector compare has no NaN rule, so an output row
+ * that meets a NaN is recomputed by the generic kernel. */
 #include "../dmlc_internal.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MP_SPATIAL 3     /* internal spatial dimensions: D, H, W */
-#define MP_FAST_ROWS 32  /* window rows (kd * kh in bounds) the vector path takes */
+#define MP_WROWS 32      /* window rows (kd * kh) the vector path takes */
+#define MP_TILE 256      /* outputs per column tile of the vector path, at most */
+#define MP_HBUF 4096     /* H row elements a vector worker keeps (on its stack) */
 
 typedef struct mp_dim {
     int64_t n;           /* input size */
@@ -47,27 +55,32 @@ typedef struct mp_row {
     int64_t td0, td1;      /* in-bounds window elements along D: [td0, td1) */
     int64_t th0, th1;      /* ... along H */
     int64_t id0, ih0;      /* input coordinate of window element 0 along D and H */
-    uintptr_t in_lo, in_hi; /* the bound input buffer: [in_lo, in_hi) */
 } mp_row;
 
 typedef struct mp_state mp_state;
 typedef void (*mp_generic_fn)(const mp_state* st, const mp_row* r, int64_t ow0, int64_t ow1);
-/* What the vector kernel needs of one output row (see mp_fast_row). */
-typedef struct mp_fast_args {
-    const void* const* rows; /* the window rows in bounds, in window order */
-    const int32_t* rel;      /* rel[r]: row r's flat index minus row 0's */
+/* The vector path's kernels (see its section).  A run of output rows for the vertical
+ * kernel: output row i, column j < n is the best of hv[i*hstep + off[r] + j] over window
+ * rows r < nr in order, and its index base + i*bstep + rel[r] + hx[same place]. */
+typedef struct mp_vjob {
+    const float* hv;
+    const int32_t* hx;
+    const int64_t* off;
+    const int32_t* rel;
     UINT nr;
-    int64_t kw, pw, W, OW;   /* window width, start padding, input and output widths */
-    int64_t base;            /* flat index of column 0 of window row 0 */
-    char* out;               /* output (.., 0) of the row */
-    char* idx;               /* index (.., 0) of the row, or NULL */
-    int edge_ok;             /* groups that reach past the row may read memory there */
-} mp_fast_args;
-/* Runs output groups [g0, g1) (8 outputs each, g1 - g0 <= 64) of a row.  Returns a bit
- * per group that the generic kernel must redo: a NaN met (the vector compare has no NaN
- * rule), with indices a lowest-value result in a group that touched padding (a padded
- * lane may have won a tie), or a group past the row's ends when edge_ok is 0. */
-typedef uint64_t (*mp_fast_fn)(const mp_fast_args* a, int64_t g0, int64_t g1);
+    int64_t n, rows, hstep;
+    char* out;
+    char* idx;               /* NULL: no indices */
+    int64_t ostep, xstep;    /* bytes from one output row to the next */
+    int64_t base, bstep;
+} mp_vjob;
+typedef int (*mp_hrows_fn)(const mp_state* st, const char* row, int64_t rstep, int64_t rows, int64_t t0, int64_t t1,
+                           float* hv, int32_t* hx, int64_t hs, unsigned char* nanf);
+typedef void (*mp_vert_fn)(const mp_vjob* v);
+typedef struct mp_vector {
+    mp_hrows_fn hrows;
+    mp_vert_fn vert[3];      /* 2, 3, any number of window rows */
+} mp_vector;
 
 struct mp_state {
     UINT elem_size;
@@ -80,7 +93,11 @@ struct mp_state {
     uint64_t plane_count;    /* D * H * W */
     mp_dim dims[MP_SPATIAL]; /* D, H, W */
     mp_generic_fn generic;
-    mp_fast_fn fast;         /* NULL: the generic kernel does every row */
+    const mp_vector* vec;    /* NULL: the generic kernel does every row */
+    int64_t hc0, hc1;        /* vector path: outputs whose windows hold a column of the row */
+    int64_t hv0, hv1;        /* ... and the outputs vector groups may cover */
+    int64_t ri1;             /* ... an output row whose window holds all kh rows lies below ri1 */
+    int64_t tile;            /* ... outputs per column tile */
     uint64_t window_count;   /* elements per window, for the work estimate */
 };
 
@@ -190,7 +207,15 @@ static mp_generic_fn mp_generic_for(DML_TENSOR_DATA_TYPE type)
     }
 }
 
-/* ---- The vector kernels (x86-64, AVX2 + F16C, chosen at run time) ----------------------- */
+/* ---- The vector path (x86-64, AVX2 + F16C, chosen at run time) ---------------------------
+ * float32 and float16, stride 2 and width 1 to 4 along W.  An "H row" is one input row
+ * reduced across the window's columns: for each output column j of a tile, the best of
+ * the row's in-bounds elements in j's window columns (as float) and, with indices, its
+ * column.  An output is then the best of its window's H rows, taken in window order.
+ * Each level keeps the first of equal values, so the whole keeps the first in row-major
+ * window order (see the top of the file).  NaN: the vector compare drops it, so an H row
+ * that met one is flagged, and the output rows that read it are redone by the generic
+ * kernel. */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #  define MP_HAVE_AVX2 1
 #  include <immintrin.h>
@@ -202,175 +227,294 @@ static MP_TARGET MP_INLINE __m256 mp_load8(const char* p, int half)
     return half ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p)) : _mm256_loadu_ps((const float*)p);
 }
 
-/* Takes candidate v (code: its offset from column c of window row 0) into the running
- * maximum.  Strictly greater wins, so ties keep the earlier element; _mm256_max_ps(v, acc)
- * returns acc on a tie (and on a NaN, which the caller flags). */
-static MP_TARGET MP_INLINE void mp_take(__m256 v, int32_t code, int ik, __m256* acc, __m256i* ri)
+static MP_TARGET MP_INLINE float mp_load1(const char* p, int half)
+{
+    if (half) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return _cvtsh_ss(h);
+    } else {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+}
+
+/* Lanes {0 1 4 5 2 3 6 7} (what the shuffles below give) into order, or back. */
+static MP_TARGET MP_INLINE __m256 mp_order(__m256 v)
+{
+    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(v), 0xd8));
+}
+
+/* Takes candidate v (window column t) into h if strictly greater: ties keep the earlier
+ * column.  _mm256_max_ps(v, h) returns h on a tie (and on a NaN, which is flagged). */
+static MP_TARGET MP_INLINE void mp_htake(__m256 v, __m256 t, int ik, __m256* h, __m256* code)
 {
     if (ik) {
-        const __m256 gt = _mm256_cmp_ps(v, *acc, _CMP_GT_OQ);
-        *acc = _mm256_blendv_ps(*acc, v, gt);
-        *ri = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(*ri), _mm256_castsi256_ps(_mm256_set1_epi32(code)), gt));
+        const __m256 gt = _mm256_cmp_ps(v, *h, _CMP_GT_OQ);
+        *h = _mm256_blendv_ps(*h, v, gt);
+        *code = _mm256_blendv_ps(*code, t, gt);
     } else {
-        *acc = _mm256_max_ps(v, *acc);
+        *h = _mm256_max_ps(v, *h);
     }
 }
 
-/* Window row r of one group: columns c+tw .. c+tw+15 for each even tw.  Output l's window
- * column tw is c + 2l + tw, the even columns; column tw+1 is the odd ones.  Lanes come out
- * as outputs {0 1 4 5 | 2 3 6 7}, put right by one permute at the end.  With masks, lanes
- * outside the row (other rows' memory) are replaced by the lowest value, as padding.
- * first: this is row 0, whose column 0 starts the maximum. */
-static MP_TARGET MP_INLINE void mp_group_row(const char* p, int32_t rel, int64_t kw, int half, int ik, int first,
-                                            const __m256* masks, __m256* acc, __m256i* ri, __m256* nan)
+static MP_TARGET MP_INLINE __m256 mp_code(int32_t t) { return _mm256_castsi256_ps(_mm256_set1_epi32(t)); }
+
+/* Stores H of 8 outputs (lanes in order) and, with indices, their columns c + 2l + code. */
+static MP_TARGET MP_INLINE void mp_hstore(__m256 h, __m256 code, int64_t c, int ik, float* hv, int32_t* hx)
+{
+    _mm256_storeu_ps(hv, h);
+    if (ik) {
+        const __m256i iota2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+        _mm256_storeu_si256((__m256i*)hx, _mm256_add_epi32(_mm256_add_epi32(_mm256_castps_si256(code), iota2),
+                                                           _mm256_set1_epi32((int32_t)c)));
+    }
+}
+
+/* H of outputs j .. j+7 from p, their first window column c = 2j - pw.  Output l's window
+ * column t is c + 2l + t: t = 0 and 1 are the even and odd columns of the 16 loaded from
+ * c, t = 2 and 3 those of the 16 from c + 2 (width 3 takes the odd columns of the 16 from
+ * c + 1 instead, so it reads nothing past its last column c + 16).  The shuffles give
+ * lanes in the order {0 1 4 5 | 2 3 6 7}, put right by one permute. */
+static MP_TARGET MP_INLINE void mp_hgroup(const char* p, int64_t c, int64_t kw, int half, int ik, float* hv,
+                                          int32_t* hx, __m256* nan)
 {
     const int64_t es = half ? 2 : 4;
-    const __m256 lowest = _mm256_set1_ps(-INFINITY);
-    for (int64_t tw = 0; tw < kw; tw += 2) {
-        __m256 a = mp_load8(p + tw * es, half), b = mp_load8(p + (tw + 8) * es, half), e, o;
-        if (masks) {
-            a = _mm256_blendv_ps(lowest, a, masks[tw]);
-            b = _mm256_blendv_ps(lowest, b, masks[tw + 1]);
-        }
-        e = _mm256_shuffle_ps(a, b, 0x88);
-        o = _mm256_shuffle_ps(a, b, 0xdd);
-        if (first && tw == 0) {
-            *acc = e;
-            if (ik) *ri = _mm256_set1_epi32(rel);
-        } else {
-            mp_take(e, rel + (int32_t)tw, ik, acc, ri);
-        }
-        if (tw + 1 < kw) {
-            *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(e, o, _CMP_UNORD_Q));
-            mp_take(o, rel + (int32_t)tw + 1, ik, acc, ri);
-        } else {
-            *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(e, e, _CMP_UNORD_Q));
-        }
+    const __m256 a = mp_load8(p, half), b = mp_load8(p + 8 * es, half);
+    __m256 h = _mm256_shuffle_ps(a, b, 0x88), code = _mm256_setzero_ps();
+    *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+    if (kw >= 2) mp_htake(_mm256_shuffle_ps(a, b, 0xdd), mp_code(1), ik, &h, &code);
+    if (kw == 3) {
+        const __m256 e2 = _mm256_shuffle_ps(mp_load8(p + es, half), mp_load8(p + 9 * es, half), 0xdd);
+        *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(e2, e2, _CMP_UNORD_Q));
+        mp_htake(e2, mp_code(2), ik, &h, &code);
+    } else if (kw == 4) {
+        const __m256 a2 = mp_load8(p + 2 * es, half), b2 = mp_load8(p + 10 * es, half);
+        *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(a2, b2, _CMP_UNORD_Q));
+        mp_htake(_mm256_shuffle_ps(a2, b2, 0x88), mp_code(2), ik, &h, &code);
+        mp_htake(_mm256_shuffle_ps(a2, b2, 0xdd), mp_code(3), ik, &h, &code);
     }
+    mp_hstore(mp_order(h), ik ? mp_order(code) : code, c, ik, hv, hx);
 }
 
-/* One group of 8 outputs starting at output j; returns nonzero if the generic kernel must
- * redo it. */
-static MP_TARGET MP_INLINE int mp_group(const mp_fast_args* A, int64_t j, int64_t kw, int half, int ik, int masked)
+/* Width 3, start padding 1 (3x3/2 pad 1): outputs 0 .. 7, whose window columns are
+ * 2l - 1 .. 2l + 1, from the 16 columns at p (column 0).  Column 2l - 1 is the odd
+ * columns moved up a lane; output 0 has none (padding), so its lane repeats its first
+ * real element, column 0, with that element's column: it can neither win nor lose a tie
+ * wrongly. */
+static MP_TARGET MP_INLINE void mp_hgroup_pad1(const char* p, int half, int ik, float* hv, int32_t* hx, __m256* nan)
 {
-    const int64_t es = half ? 2 : 4, c = 2 * j - A->pw, lanes = A->OW - j < 8 ? A->OW - j : 8;
-    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256 acc = _mm256_setzero_ps(), nan = _mm256_setzero_ps(), masks[4];
-    __m256i ri = _mm256_setzero_si256();
-    int m;
-    if (masked) {
-        /* masks[t]: lanes of the load at column c + 8*(t & 1) + (t & ~1) inside [0, W). */
-        const __m256i width = _mm256_set1_epi32((int32_t)A->W), minus1 = _mm256_set1_epi32(-1);
-        for (int64_t t = 0; t < ((kw + 1) / 2) * 2; ++t) {
-            const __m256i col = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(c + (t & ~(int64_t)1) + 8 * (t & 1))), iota);
-            masks[t] = _mm256_castsi256_ps(_mm256_and_si256(_mm256_cmpgt_epi32(col, minus1),
-                                                            _mm256_cmpgt_epi32(width, col)));
+    const int64_t es = half ? 2 : 4;
+    const __m256 a = mp_load8(p, half), b = mp_load8(p + 8 * es, half);
+    const __m256 e = mp_order(_mm256_shuffle_ps(a, b, 0x88)), o = mp_order(_mm256_shuffle_ps(a, b, 0xdd));
+    __m256 h = _mm256_blend_ps(_mm256_permutevar8x32_ps(o, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), e, 0x01);
+    __m256 code = _mm256_blend_ps(_mm256_setzero_ps(), mp_code(1), 0x01);
+    *nan = _mm256_or_ps(*nan, _mm256_cmp_ps(a, b, _CMP_UNORD_Q));
+    mp_htake(e, mp_code(1), ik, &h, &code);
+    mp_htake(o, mp_code(2), ik, &h, &code);
+    mp_hstore(h, code, -1, ik, hv, hx);
+}
+
+/* H of output j one element at a time: for the few outputs at a row's ends. */
+static MP_TARGET MP_INLINE int mp_hscalar(const mp_state* st, const char* row, int64_t j, int half, int ik, float* hv,
+                                          int32_t* hx)
+{
+    const mp_dim* dw = &st->dims[2];
+    const int64_t es = half ? 2 : 4, iw0 = 2 * j - dw->p;
+    int64_t tw0, tw1, col;
+    float best;
+    int nan;
+    mp_window_range(dw, iw0, &tw0, &tw1);
+    col = iw0 + tw0;
+    best = mp_load1(row + col * dw->is * es, half);
+    nan = best != best;
+    for (int64_t tw = tw0 + 1; tw < tw1; ++tw) {
+        const float v = mp_load1(row + (iw0 + tw) * dw->is * es, half);
+        nan |= v != v;
+        if (v > best) {
+            best = v;
+            col = iw0 + tw;
         }
     }
-    mp_group_row((const char*)A->rows[0] + c * es, A->rel[0], kw, half, ik, 1, masked ? masks : NULL, &acc, &ri, &nan);
-    for (UINT r = 1; r < A->nr; ++r)
-        mp_group_row((const char*)A->rows[r] + c * es, A->rel[r], kw, half, ik, 0, masked ? masks : NULL, &acc, &ri,
-                     &nan);
-    acc = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), 0xd8));
-    m = _mm256_movemask_ps(nan);
-    if (ik && masked) m |= _mm256_movemask_ps(_mm256_cmp_ps(acc, _mm256_set1_ps(-INFINITY), _CMP_EQ_OQ)) & ((1 << lanes) - 1);
-    {
-        /* A last, partial group goes through a buffer: only its lanes are written. */
-        float vbuf[8];
-        uint64_t ibuf[8];
-        char* vdst = lanes == 8 ? A->out + j * es : (char*)vbuf;
-        char* idst = lanes == 8 && ik ? A->idx + j * ik : (char*)ibuf;
-        if (half)
-            _mm_storeu_si128((__m128i*)vdst, _mm256_cvtps_ph(acc, _MM_FROUND_TO_NEAREST_INT));
+    *hv = best;
+    if (ik) *hx = (int32_t)col;
+    return nan;
+}
+
+/* H rows of `rows` input rows (row i at row + i*rstep bytes, column 0) for outputs
+ * [t0, t1) of a tile: row i into hv + i*hs at j - t0 (and hx), nan[i] set if it met a NaN;
+ * returns nonzero if any did.  Only outputs [hc0, hc1) (with an in-bounds column) are
+ * written; vector groups cover [hv0, hv1), the last one moved back to end there (its
+ * outputs are computed twice, alike), and the rest goes one by one.  KW: the window
+ * width, 0 for st->dims[2].k at run time. */
+static MP_TARGET MP_INLINE int mp_hrows_body(const mp_state* st, const char* row, int64_t rstep, int64_t rows, int64_t t0,
+                                             int64_t t1, float* hv, int32_t* hx, int64_t hs, unsigned char* nanf,
+                                             int half, int ik, int64_t KW)
+{
+    const mp_dim* dw = &st->dims[2];
+    const int64_t es = half ? 2 : 4, kw = KW ? KW : dw->k;
+    const int64_t a = t0 > st->hc0 ? t0 : st->hc0, b = t1 < st->hc1 ? t1 : st->hc1;
+    int64_t va = a > st->hv0 ? a : st->hv0, vb = b < st->hv1 ? b : st->hv1, vs;
+    int edge, any = 0;
+    if (vb - va < 8) va = vb = b;
+    /* 3x3/2 pad 1: the first group takes output 0 too, instead of the one-by-one path */
+    edge = kw == 3 && dw->p == 1 && a == 0 && va == 1 && vb > va;
+    vs = edge ? 8 : va;
+    for (int64_t i = 0; i < rows; ++i, row += rstep, hv += hs, hx += hs) {
+        __m256 nan = _mm256_setzero_ps();
+        int snan = 0;
+        if (edge) mp_hgroup_pad1(row, half, ik, hv - t0, hx - t0, &nan);
         else
-            _mm256_storeu_ps((float*)vdst, acc);
-        if (ik) {
-            const int64_t b0 = A->base + c; /* flat index of column c of row 0 */
-            const __m256i off = _mm256_add_epi32(_mm256_add_epi32(iota, iota), _mm256_permute4x64_epi64(ri, 0xd8));
+            for (int64_t j = a; j < va; ++j) snan |= mp_hscalar(st, row, j, half, ik, hv + (j - t0), hx + (j - t0));
+        if (vs < vb) {
+            int64_t j = vs;
+            for (; j + 8 <= vb; j += 8)
+                mp_hgroup(row + (2 * j - dw->p) * es, 2 * j - dw->p, kw, half, ik, hv + (j - t0), hx + (j - t0), &nan);
+            if (j < vb) { /* the last group moves back: its outputs are computed twice, alike */
+                j = vb - 8;
+                mp_hgroup(row + (2 * j - dw->p) * es, 2 * j - dw->p, kw, half, ik, hv + (j - t0), hx + (j - t0), &nan);
+            }
+        }
+        for (int64_t j = vb; j < b; ++j) snan |= mp_hscalar(st, row, j, half, ik, hv + (j - t0), hx + (j - t0));
+        snan |= _mm256_movemask_ps(nan);
+        nanf[i] = (unsigned char)(snan != 0);
+        any |= snan;
+    }
+    return any;
+}
+
+/* Output rows of a band from its H rows (see mp_vjob); no NaN among the rows it reads.
+ * The first strictly greater window row wins, so ties keep the earlier row.  NR: the
+ * window rows, 0 for v->nr at run time. */
+static MP_TARGET MP_INLINE void mp_vert_body(const mp_vjob* v, int half, int ik, UINT NR)
+{
+    const UINT nr = NR ? NR : v->nr;
+    const int64_t n = v->n, es = half ? 2 : 4;
+    const float* hv = v->hv;
+    const int32_t* hx = v->hx;
+    char* out = v->out;
+    char* idx = v->idx;
+    int64_t base = v->base;
+    for (int64_t row = 0; row < v->rows; ++row, hv += v->hstep, hx += v->hstep, out += v->ostep, base += v->bstep) {
+        if (ik && row) idx += v->xstep;
+        if (n < 8) {
+            for (int64_t j = 0; j < n; ++j) {
+                float best = hv[v->off[0] + j];
+                int32_t x = ik ? v->rel[0] + hx[v->off[0] + j] : 0;
+                for (UINT r = 1; r < nr; ++r)
+                    if (hv[v->off[r] + j] > best) {
+                        best = hv[v->off[r] + j];
+                        if (ik) x = v->rel[r] + hx[v->off[r] + j];
+                    }
+                if (half) {
+                    const uint16_t h = (uint16_t)_cvtss_sh(best, 0);
+                    memcpy(out + j * 2, &h, 2);
+                } else {
+                    memcpy(out + j * 4, &best, 4);
+                }
+                if (ik) mp_store_index(idx + j * ik, (UINT)ik, (uint64_t)(base + x));
+            }
+            continue;
+        }
+        for (int64_t j = 0;; j += 8) {
+            __m256 acc;
+            __m256i ri = _mm256_setzero_si256();
+            if (j > n - 8) j = n - 8; /* the last group moves back: its outputs are written twice, alike */
+            acc = _mm256_loadu_ps(hv + v->off[0] + j);
+            if (ik) ri = _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(hx + v->off[0] + j)), _mm256_set1_epi32(v->rel[0]));
+            for (UINT r = 1; r < nr; ++r) {
+                const __m256 x = _mm256_loadu_ps(hv + v->off[r] + j);
+                if (ik) {
+                    const __m256 gt = _mm256_cmp_ps(x, acc, _CMP_GT_OQ);
+                    const __m256i xi = _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(hx + v->off[r] + j)),
+                                                        _mm256_set1_epi32(v->rel[r]));
+                    acc = _mm256_blendv_ps(acc, x, gt);
+                    ri = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(ri), _mm256_castsi256_ps(xi), gt));
+                } else {
+                    acc = _mm256_max_ps(x, acc);
+                }
+            }
+            if (half) _mm_storeu_si128((__m128i*)(out + j * es), _mm256_cvtps_ph(acc, _MM_FROUND_TO_NEAREST_INT));
+            else _mm256_storeu_ps((float*)(out + j * es), acc);
             if (ik == 4) {
-                _mm256_storeu_si256((__m256i*)idst, _mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)b0), off));
-            } else { /* off < 2^31: checked at creation */
-                const __m256i bb = _mm256_set1_epi64x(b0);
-                _mm256_storeu_si256((__m256i*)idst, _mm256_add_epi64(bb, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(off))));
-                _mm256_storeu_si256((__m256i*)(idst + 32),
-                                    _mm256_add_epi64(bb, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(off, 1))));
+                _mm256_storeu_si256((__m256i*)(idx + j * 4), _mm256_add_epi32(ri, _mm256_set1_epi32((int32_t)(uint32_t)base)));
+            } else if (ik == 8) { /* ri < 2^31: checked at creation */
+                const __m256i bb = _mm256_set1_epi64x(base);
+                _mm256_storeu_si256((__m256i*)(idx + j * 8), _mm256_add_epi64(bb, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(ri))));
+                _mm256_storeu_si256((__m256i*)(idx + j * 8 + 32),
+                                    _mm256_add_epi64(bb, _mm256_cvtepi32_epi64(_mm256_extracti128_si256(ri, 1))));
             }
-        }
-        if (lanes < 8) { /* element by element: fixed-size copies, no library call */
-            for (int64_t l = 0; l < lanes; ++l) {
-                if (half) memcpy(A->out + (j + l) * 2, (char*)vbuf + l * 2, 2);
-                else memcpy(A->out + (j + l) * 4, (char*)vbuf + l * 4, 4);
-                if (ik == 4) memcpy(A->idx + (j + l) * 4, (char*)ibuf + l * 4, 4);
-                if (ik == 8) memcpy(A->idx + (j + l) * 8, (char*)ibuf + l * 8, 8);
-            }
+            if (j == n - 8) break;
         }
     }
-    return m;
 }
 
-/* Groups [g0, g1): those whose columns lie inside the row without masks, the others
- * (at the row's ends) with them.  KW: the window width, 0 for A->kw at run time. */
-static MP_TARGET MP_INLINE uint64_t mp_s2_body(const mp_fast_args* A, int64_t g0, int64_t g1, int half, int ik,
-                                               int64_t KW)
-{
-    const int64_t kw = KW ? KW : A->kw;
-    const int64_t span = ((kw - 1) / 2) * 2 + 16; /* columns a group reads from its first */
-    /* Group g reads columns [16g - pw, 16g - pw + span). */
-    int64_t i0 = (A->pw + 15) / 16, i1 = A->W - span + A->pw >= 0 ? (A->W - span + A->pw) / 16 + 1 : 0;
-    uint64_t flags = 0;
-    i0 = i0 < g0 ? g0 : (i0 > g1 ? g1 : i0);
-    i1 = i1 < i0 ? i0 : (i1 > g1 ? g1 : i1);
-    for (int64_t g = g0; g < i0; ++g)
-        if (!A->edge_ok || mp_group(A, 8 * g, kw, half, ik, 1)) flags |= (uint64_t)1 << (g - g0);
-    for (int64_t g = i0; g < i1; ++g)
-        if (mp_group(A, 8 * g, kw, half, ik, 0)) flags |= (uint64_t)1 << (g - g0);
-    for (int64_t g = i1; g < g1; ++g)
-        if (!A->edge_ok || mp_group(A, 8 * g, kw, half, ik, 1)) flags |= (uint64_t)1 << (g - g0);
-    return flags;
-}
-
-#  define MP_FAST(NAME, HALF, IK, KW)                                                                \
-    static MP_TARGET uint64_t NAME(const mp_fast_args* a, int64_t g0, int64_t g1)                    \
-    {                                                                                                \
-        return mp_s2_body(a, g0, g1, HALF, IK, KW);                                                  \
+#  define MP_HROWS(NAME, HALF, IK, KW)                                                                      \
+    static MP_TARGET int NAME(const mp_state* st, const char* row, int64_t rstep, int64_t rows, int64_t t0,   \
+                              int64_t t1, float* hv, int32_t* hx, int64_t hs, unsigned char* nanf)          \
+    {                                                                                                       \
+        return mp_hrows_body(st, row, rstep, rows, t0, t1, hv, hx, hs, nanf, HALF, IK, KW);                 \
     }
-/* Window widths 2 and 3 (2x2/2 and 3x3/2 pad 1) compiled with the width known; 1 and 4 at
- * run time. */
-MP_FAST(mp_s2_f32_k2, 0, 0, 2)
-MP_FAST(mp_s2_f32_k2_i32, 0, 4, 2)
-MP_FAST(mp_s2_f32_k2_i64, 0, 8, 2)
-MP_FAST(mp_s2_f16_k2, 1, 0, 2)
-MP_FAST(mp_s2_f16_k2_i32, 1, 4, 2)
-MP_FAST(mp_s2_f16_k2_i64, 1, 8, 2)
-MP_FAST(mp_s2_f32_k3, 0, 0, 3)
-MP_FAST(mp_s2_f32_k3_i32, 0, 4, 3)
-MP_FAST(mp_s2_f32_k3_i64, 0, 8, 3)
-MP_FAST(mp_s2_f16_k3, 1, 0, 3)
-MP_FAST(mp_s2_f16_k3_i32, 1, 4, 3)
-MP_FAST(mp_s2_f16_k3_i64, 1, 8, 3)
-MP_FAST(mp_s2_f32, 0, 0, 0)
-MP_FAST(mp_s2_f32_i32, 0, 4, 0)
-MP_FAST(mp_s2_f32_i64, 0, 8, 0)
-MP_FAST(mp_s2_f16, 1, 0, 0)
-MP_FAST(mp_s2_f16_i32, 1, 4, 0)
-MP_FAST(mp_s2_f16_i64, 1, 8, 0)
-#  undef MP_FAST
+/* Widths 2 and 3 (2x2/2, 3x3/2 pad 1) compiled with the width known; 1 and 4 at run time. */
+MP_HROWS(mp_h_f32_k2, 0, 0, 2)
+MP_HROWS(mp_h_f32_k2_i, 0, 1, 2)
+MP_HROWS(mp_h_f32_k3, 0, 0, 3)
+MP_HROWS(mp_h_f32_k3_i, 0, 1, 3)
+MP_HROWS(mp_h_f32, 0, 0, 0)
+MP_HROWS(mp_h_f32_i, 0, 1, 0)
+MP_HROWS(mp_h_f16_k2, 1, 0, 2)
+MP_HROWS(mp_h_f16_k2_i, 1, 1, 2)
+MP_HROWS(mp_h_f16_k3, 1, 0, 3)
+MP_HROWS(mp_h_f16_k3_i, 1, 1, 3)
+MP_HROWS(mp_h_f16, 1, 0, 0)
+MP_HROWS(mp_h_f16_i, 1, 1, 0)
+#  undef MP_HROWS
 
-static mp_fast_fn mp_fast_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t kw)
+#  define MP_VERT(NAME, HALF, IK, NR) \
+    static MP_TARGET void NAME(const mp_vjob* v) { mp_vert_body(v, HALF, IK, NR); }
+/* Two and three window rows (2x2, 3x3) compiled with the count known. */
+MP_VERT(mp_v_f32_r2, 0, 0, 2)
+MP_VERT(mp_v_f32_r3, 0, 0, 3)
+MP_VERT(mp_v_f32, 0, 0, 0)
+MP_VERT(mp_v_f32_i32_r2, 0, 4, 2)
+MP_VERT(mp_v_f32_i32_r3, 0, 4, 3)
+MP_VERT(mp_v_f32_i32, 0, 4, 0)
+MP_VERT(mp_v_f32_i64_r2, 0, 8, 2)
+MP_VERT(mp_v_f32_i64_r3, 0, 8, 3)
+MP_VERT(mp_v_f32_i64, 0, 8, 0)
+MP_VERT(mp_v_f16_r2, 1, 0, 2)
+MP_VERT(mp_v_f16_r3, 1, 0, 3)
+MP_VERT(mp_v_f16, 1, 0, 0)
+MP_VERT(mp_v_f16_i32_r2, 1, 4, 2)
+MP_VERT(mp_v_f16_i32_r3, 1, 4, 3)
+MP_VERT(mp_v_f16_i32, 1, 4, 0)
+MP_VERT(mp_v_f16_i64_r2, 1, 8, 2)
+MP_VERT(mp_v_f16_i64_r3, 1, 8, 3)
+MP_VERT(mp_v_f16_i64, 1, 8, 0)
+#  undef MP_VERT
+
+/* The vector kernels for a type, index size and window width, or NULL: the one place
+ * that looks at the machine's instruction set. */
+static const mp_vector* mp_vector_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t kw)
 {
+#  define MP_V(H, F) {H, {F##_r2, F##_r3, F}}
     /* [float16][width 2, 3, other][no indices, UINT32, UINT64] */
-    static const mp_fast_fn table[2][3][3] = {
-        {{mp_s2_f32_k2, mp_s2_f32_k2_i32, mp_s2_f32_k2_i64}, {mp_s2_f32_k3, mp_s2_f32_k3_i32, mp_s2_f32_k3_i64},
-         {mp_s2_f32, mp_s2_f32_i32, mp_s2_f32_i64}},
-        {{mp_s2_f16_k2, mp_s2_f16_k2_i32, mp_s2_f16_k2_i64}, {mp_s2_f16_k3, mp_s2_f16_k3_i32, mp_s2_f16_k3_i64},
-         {mp_s2_f16, mp_s2_f16_i32, mp_s2_f16_i64}}};
+    static const mp_vector table[2][3][3] = {
+        {{MP_V(mp_h_f32_k2, mp_v_f32), MP_V(mp_h_f32_k2_i, mp_v_f32_i32), MP_V(mp_h_f32_k2_i, mp_v_f32_i64)},
+         {MP_V(mp_h_f32_k3, mp_v_f32), MP_V(mp_h_f32_k3_i, mp_v_f32_i32), MP_V(mp_h_f32_k3_i, mp_v_f32_i64)},
+         {MP_V(mp_h_f32, mp_v_f32), MP_V(mp_h_f32_i, mp_v_f32_i32), MP_V(mp_h_f32_i, mp_v_f32_i64)}},
+        {{MP_V(mp_h_f16_k2, mp_v_f16), MP_V(mp_h_f16_k2_i, mp_v_f16_i32), MP_V(mp_h_f16_k2_i, mp_v_f16_i64)},
+         {MP_V(mp_h_f16_k3, mp_v_f16), MP_V(mp_h_f16_k3_i, mp_v_f16_i32), MP_V(mp_h_f16_k3_i, mp_v_f16_i64)},
+         {MP_V(mp_h_f16, mp_v_f16), MP_V(mp_h_f16_i, mp_v_f16_i32), MP_V(mp_h_f16_i, mp_v_f16_i64)}}};
+#  undef MP_V
     const int i = idx_size == 0 ? 0 : (idx_size == 4 ? 1 : 2), w = kw == 2 ? 0 : (kw == 3 ? 1 : 2);
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) return NULL;
     if (!dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C)) return NULL;
-    return table[type == DML_TENSOR_DATA_TYPE_FLOAT16][w][i];
+    return &table[type == DML_TENSOR_DATA_TYPE_FLOAT16][w][i];
 }
 #else
-static mp_fast_fn mp_fast_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t kw)
+static const mp_vector* mp_vector_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t kw)
 {
     (void)type;
     (void)idx_size;
@@ -381,71 +525,140 @@ static mp_fast_fn mp_fast_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t 
 
 /* ---- Rows ------------------------------------------------------------------------------ */
 
-
-/* One row through the vector kernel, then the generic kernel for the groups it flags. */
-static void mp_fast_row(const mp_state* st, const mp_row* r)
-{
-    const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
-    const int64_t es = st->elem_size, groups = (dw->out + 7) / 8;
-    const void* rows[MP_FAST_ROWS];
-    int32_t rel[MP_FAST_ROWS];
-    uint64_t flat0 = 0;
-    mp_fast_args a;
-    a.nr = 0;
-    for (int64_t td = r->td0; td < r->td1; ++td) {
-        const int64_t id = r->id0 + td * dd->d;
-        for (int64_t th = r->th0; th < r->th1; ++th) {
-            const int64_t ih = r->ih0 + th * dh->d;
-            const uint64_t flat = r->flat + ((uint64_t)id * (uint64_t)dh->n + (uint64_t)ih) * (uint64_t)dw->n;
-            if (a.nr == 0) flat0 = flat;
-            rows[a.nr] = r->in + (id * dd->is + ih * dh->is) * es;
-            rel[a.nr] = (int32_t)(flat - flat0); /* < 2^31: checked at creation */
-            ++a.nr;
-        }
-    }
-    if (a.nr == 0) { /* every window of the row lies in padding */
-        st->generic(st, r, 0, dw->out);
-        return;
-    }
-    a.rows = rows;
-    a.rel = rel;
-    a.kw = dw->k;
-    a.pw = dw->p;
-    a.W = dw->n;
-    a.OW = dw->out;
-    a.base = (int64_t)flat0;
-    a.out = r->out;
-    a.idx = r->idx;
-    /* Groups at the row's ends read (and discard) columns before and after it: allowed
-     * when those addresses lie inside the input buffer, which fails only at the very
-     * first and last rows of the tensor. */
-    {
-        const int64_t lo = -dw->p < 0 ? -dw->p : 0;
-        const int64_t hi = 16 * (groups - 1) - dw->p + ((dw->k - 1) / 2) * 2 + 16;
-        a.edge_ok = 1;
-        for (UINT k = 0; k < a.nr && a.edge_ok; ++k) {
-            const uintptr_t p = (uintptr_t)rows[k];
-            a.edge_ok = p - r->in_lo >= (uintptr_t)(-lo * es) && r->in_hi - p >= (uintptr_t)(hi * es);
-        }
-    }
-    for (int64_t g0 = 0; g0 < groups; g0 += 64) {
-        const int64_t g1 = groups - g0 > 64 ? g0 + 64 : groups;
-        const uint64_t flags = st->fast(&a, g0, g1);
-        for (int64_t k = 0; k < g1 - g0; ++k)
-            if ((flags >> k) & 1) {
-                const int64_t j = 8 * (g0 + k);
-                st->generic(st, r, j, dw->out - j < 8 ? dw->out : j + 8);
-            }
-    }
-}
-
 typedef struct mp_job {
     const mp_state* st;
     const char* in;
-    uintptr_t in_end;
     char* out;
     char* idx;
 } mp_job;
+
+/* A worker's H rows: a band's, for one column tile (see mp_band). */
+typedef struct mp_hbuf {
+    float v[MP_HBUF];
+    int32_t x[MP_HBUF];
+    unsigned char nan[MP_HBUF];
+} mp_hbuf;
+
+/* Output rows [b0, b1) of plane p at depth od, for outputs [t0, t1) of the row: the H rows
+ * of every input row they read (one row set per window depth in bounds), then the output
+ * rows whose windows hold all kh rows in one call, the others (at the plane's top and
+ * bottom) one by one, then the generic kernel where needed. */
+static void mp_band(const mp_job* job, mp_row* r, int64_t b0, int64_t b1, int64_t t0, int64_t t1, mp_hbuf* hb)
+{
+    const mp_state* st = job->st;
+    const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
+    const int64_t es = st->elem_size, xs = st->idx_size, hs = t1 - t0;
+    const int64_t a = t0 > st->hc0 ? t0 : st->hc0, b = t1 < st->hc1 ? t1 : st->hc1;
+    const int64_t nd = r->td1 - r->td0;
+    int64_t lo = b0 * dh->s - dh->p, hi = (b1 - 1) * dh->s - dh->p + (dh->k - 1) * dh->d + 1, rows;
+    char* const out = r->out;
+    char* const idx = r->idx;
+    int any = 0, empty = 0;
+    int64_t off[MP_WROWS];
+    int32_t rel[MP_WROWS];
+    mp_vjob v;
+    if (lo < 0) lo = 0;
+    if (hi > dh->n) hi = dh->n;
+    rows = hi - lo;
+    if (a >= b || nd == 0 || rows <= 0) { /* no H row: all padding, or no column in bounds */
+        for (int64_t oh = b0; oh < b1; ++oh) {
+            r->out = out + oh * dh->os * es;
+            r->idx = idx ? idx + oh * dh->xs * xs : NULL;
+            r->ih0 = oh * dh->s - dh->p;
+            mp_window_range(dh, r->ih0, &r->th0, &r->th1);
+            st->generic(st, r, t0, t1);
+        }
+        r->out = out;
+        r->idx = idx;
+        return;
+    }
+    for (int64_t k = 0; k < nd; ++k) {
+        const int64_t id = r->id0 + (r->td0 + k) * dd->d;
+        any |= st->vec->hrows(st, r->in + (id * dd->is + lo * dh->is) * es, dh->is * es, rows, t0, t1,
+                              hb->v + k * rows * hs, hb->x + k * rows * hs, hs, hb->nan + k * rows);
+    }
+    v.hv = hb->v + (a - t0);
+    v.hx = hb->x + (a - t0);
+    v.off = off;
+    v.rel = rel;
+    v.n = b - a;
+    v.hstep = dh->s * hs;
+    v.ostep = dh->os * es;
+    v.xstep = dh->xs * xs;
+    v.bstep = dh->s * dw->n;
+    for (int64_t oh = b0; oh < b1;) {
+        /* Rows [oh, oh1) with the same window rows relative to their first: all kh rows
+         * (the interior), or one row at an edge. */
+        int64_t th0, th1, oh1 = oh + 1, id0;
+        const int64_t ih0 = oh * dh->s - dh->p;
+        mp_window_range(dh, ih0, &th0, &th1);
+        if (th0 == th1) { /* no row in bounds: the generic kernel's, below */
+            empty = 1;
+            ++oh;
+            continue;
+        }
+        if (th0 == 0 && th1 == dh->k) {
+            oh1 = st->ri1 < b1 ? st->ri1 : b1;
+            if (oh1 <= oh) oh1 = oh + 1;
+        }
+        v.nr = 0;
+        id0 = r->id0 + r->td0 * dd->d;
+        for (int64_t k = 0; k < nd; ++k)
+            for (int64_t th = th0; th < th1; ++th) {
+                off[v.nr] = (k * rows + ih0 + th * dh->d - lo) * hs;
+                rel[v.nr] = (int32_t)((k * dd->d * dh->n + (th - th0) * dh->d) * dw->n); /* < 2^31: checked */
+                ++v.nr;
+            }
+        v.rows = oh1 - oh;
+        v.out = out + (oh * dh->os + a) * es;
+        v.idx = idx ? idx + (oh * dh->xs + a) * xs : NULL;
+        v.base = (int64_t)r->flat + (id0 * dh->n + ih0 + th0 * dh->d) * dw->n;
+        st->vec->vert[v.nr == 2 ? 0 : (v.nr == 3 ? 1 : 2)](&v);
+        oh = oh1;
+    }
+    for (int64_t oh = b0; oh < b1 && (any || empty || t0 < a || b < t1); ++oh) {
+        int nan = 0;
+        r->out = out + oh * dh->os * es;
+        r->idx = idx ? idx + oh * dh->xs * xs : NULL;
+        r->ih0 = oh * dh->s - dh->p;
+        mp_window_range(dh, r->ih0, &r->th0, &r->th1);
+        if (any)
+            for (int64_t k = 0; k < nd && !nan; ++k)
+                for (int64_t th = r->th0; th < r->th1; ++th) nan |= hb->nan[k * rows + r->ih0 + th * dh->d - lo];
+        if (nan || r->th0 == r->th1) st->generic(st, r, a, b);
+        if (t0 < a) st->generic(st, r, t0, a);
+        if (b < t1) st->generic(st, r, b, t1);
+    }
+    r->out = out;
+    r->idx = idx;
+}
+
+/* Output rows [oh0, oh1) of plane p at depth od through the vector path: column tiles,
+ * then bands of rows whose H rows fit the buffer. */
+static void mp_vector_rows(const mp_job* job, uint64_t p, int64_t od, int64_t oh0, int64_t oh1, mp_hbuf* hb)
+{
+    const mp_state* st = job->st;
+    const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
+    const int64_t es = st->elem_size, xs = st->idx_size;
+    const int64_t n = (int64_t)(p / st->channels), c = (int64_t)(p % st->channels);
+    mp_row r;
+    int64_t nd, band;
+    r.in = job->in + (n * st->in_n + c * st->in_c) * es;
+    r.flat = p * st->plane_count;
+    r.id0 = od * dd->s - dd->p;
+    mp_window_range(dd, r.id0, &r.td0, &r.td1);
+    nd = r.td1 - r.td0 > 0 ? r.td1 - r.td0 : 1;
+    for (int64_t t0 = 0; t0 < dw->out; t0 += st->tile) {
+        const int64_t t1 = dw->out - t0 > st->tile ? t0 + st->tile : dw->out;
+        /* B output rows read at most (B - 1)*sh + (kh - 1)*dh + 1 input rows per depth */
+        band = ((MP_HBUF / (t1 - t0)) / nd - (dh->k - 1) * dh->d - 1) / dh->s + 1; /* >= 1: checked at creation */
+        for (int64_t b0 = oh0; b0 < oh1; b0 += band) {
+            r.out = job->out + (n * st->out_n + c * st->out_c + od * dd->os) * es;
+            r.idx = job->idx ? job->idx + (n * st->idx_n + c * st->idx_c + od * dd->xs) * xs : NULL;
+            mp_band(job, &r, b0, oh1 - b0 > band ? b0 + band : oh1, t0, t1, hb);
+        }
+    }
+}
 
 /* Output rows [begin, end) of planes x OD x OH. */
 static void mp_rows(void* vjob, uint64_t begin, uint64_t end)
@@ -460,8 +673,19 @@ static void mp_rows(void* vjob, uint64_t begin, uint64_t end)
     uint64_t p = begin / (uint64_t)dh->out / (uint64_t)dd->out;
     int64_t n = (int64_t)(p / st->channels), c = (int64_t)(p % st->channels);
     mp_row r;
-    r.in_lo = (uintptr_t)job->in;
-    r.in_hi = job->in_end;
+    if (st->vec) { /* runs of rows that share a plane and depth */
+        mp_hbuf hb;
+        for (uint64_t item = begin; item < end;) {
+            const int64_t oh1 = end - item < (uint64_t)(dh->out - oh) ? oh + (int64_t)(end - item) : dh->out;
+            mp_vector_rows(job, p, od, oh, oh1, &hb);
+            item += (uint64_t)(oh1 - oh);
+            oh = 0;
+            if (++od < dd->out) continue;
+            od = 0;
+            ++p;
+        }
+        return;
+    }
     for (uint64_t item = begin; item < end; ++item) {
         r.in = job->in + (n * st->in_n + c * st->in_c) * es;
         r.out = job->out + (n * st->out_n + c * st->out_c + od * dd->os + oh * dh->os) * es;
@@ -471,8 +695,7 @@ static void mp_rows(void* vjob, uint64_t begin, uint64_t end)
         r.ih0 = oh * dh->s - dh->p;
         mp_window_range(dd, r.id0, &r.td0, &r.td1);
         mp_window_range(dh, r.ih0, &r.th0, &r.th1);
-        if (st->fast && (r.td1 - r.td0) * (r.th1 - r.th0) <= MP_FAST_ROWS) mp_fast_row(st, &r);
-        else st->generic(st, &r, 0, dw->out);
+        st->generic(st, &r, 0, dw->out);
         if (++oh < dh->out) continue;
         oh = 0;
         if (++od < dd->out) continue;
@@ -494,7 +717,6 @@ static void max_pooling_execute(const DMLC_OPERATOR_T* op, const void* const* in
     mp_job job;
     job.st = st;
     job.in = (const char*)in[0];
-    job.in_end = (uintptr_t)in[0] + (uintptr_t)op->inputs[0].extent;
     job.out = (char*)out[0];
     job.idx = op->output_count > 1 ? (char*)out[1] : NULL;
     if (job.idx) bytes += op->outputs[1].count * st->idx_size;
@@ -560,6 +782,31 @@ static HRESULT validate(const char* opname, const mp_args* a, const dmlc_tensor*
     return S_OK;
 }
 
+/* The vector path's column ranges, interior rows and tile; 0 if its H rows cannot fit.
+ * Output j's window columns are 2j - pw + t, t < kw; a vector group at j reads columns
+ * [2j - pw, 2j - pw + span) (span 16 for widths 1 and 2, kw + 14 above). */
+static int mp_plan_vector(mp_state* st)
+{
+    const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
+    const int64_t span = dw->k <= 2 ? 16 : dw->k + 14, lo = dw->p - dw->k + 1;
+    const int64_t rows = dd->k * ((dh->k - 1) * dh->d + 1), last = dh->n - 1 + dh->p - (dh->k - 1) * dh->d;
+    /* some window column in [0, W): 2j - pw + kw - 1 >= 0 and 2j - pw <= W - 1 */
+    st->hc0 = lo > 0 ? (lo + 1) / 2 : 0;
+    st->hc1 = (dw->n - 1 + dw->p) / 2 + 1;
+    if (st->hc1 > dw->out) st->hc1 = dw->out;
+    if (st->hc1 < st->hc0) st->hc1 = st->hc0;
+    /* group starts g with 2g - pw >= 0 and 2g - pw + span <= W cover [hv0, hv1) */
+    st->hv0 = (dw->p + 1) / 2;
+    st->hv1 = dw->n - span + dw->p >= 0 ? (dw->n - span + dw->p) / 2 + 8 : 0;
+    /* all kh rows in bounds: oh*sh - ph >= 0 and oh*sh - ph + (kh - 1)*dh <= H - 1 */
+    st->ri1 = last >= 0 ? last / dh->s + 1 : 0;
+    if (st->ri1 > dh->out) st->ri1 = dh->out;
+    /* A band of one output row needs `rows` H rows per tile. */
+    st->tile = dw->out < MP_TILE ? dw->out : MP_TILE;
+    while (st->tile > 8 && MP_HBUF / st->tile < rows) st->tile /= 2;
+    return dd->k * dh->k <= MP_WROWS && MP_HBUF / st->tile >= rows;
+}
+
 /* The kernel's view of the validated tensors, and its vector path, into st. */
 static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dmlc_tensor* out, const dmlc_tensor* idx)
 {
@@ -607,7 +854,8 @@ static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dm
         if (dw->s == 2 && dw->k <= 4 && dw->d == 1 && (dw->is == 1 || dw->n == 1) && (dw->os == 1 || dw->out == 1) &&
             (!idx->present || dw->xs == 1 || dw->out == 1) && span < ((uint64_t)1 << 30) &&
             dw->n < ((int64_t)1 << 30))
-            st->fast = mp_fast_for(in->type, st->idx_size, dw->k);
+            st->vec = mp_vector_for(in->type, st->idx_size, dw->k);
+        if (st->vec && !mp_plan_vector(st)) st->vec = NULL;
     }
 }
 

@@ -343,7 +343,8 @@ static void plan(mu_state* st, const dmlc_tensor* in, const dmlc_tensor* idx, co
                                   st->out_packed && (st->out_c == (int64_t)packed || in->sizes[1] == 1) &&
                                   (st->out_n == (int64_t)(packed * in->sizes[1]) || in->sizes[0] == 1) ? MU_FLAT : MU_GLOBAL);
     /* Non-temporal copies pay only for large outputs written in long runs. */
-    st->stream = out->count * out->elem_size >= DMLC_STREAM_MIN_BYTES && st->plane_count * out->elem_size >= 4096;
+    st->stream = out->count * out->elem_size >= DMLC_STREAM_MIN_BYTES && st->plane_count * out->elem_size >= 4096 &&
+                 dmlc_cpu_has(DMLC_CPU_SSE2);
 }
 
 HRESULT dmlc_infer_max_unpooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)

@@ -586,7 +586,7 @@ static void plan(sj_state* st, const sj_args* a, const dmlc_tensor* whole, const
             sj_part* p = &st->parts[k];
             const uint64_t run = p->run_bytes;
             const int part_seq = od == 0 || (od == 1 && (uint64_t)p->outer_strides[0] * es == run);
-            if (run % 16 != 0 || run < DMLC_STREAM_MIN_RUN)
+            if (run % 16 != 0 || run < DMLC_STREAM_MIN_RUN || !dmlc_cpu_has(DMLC_CPU_SSE2))
                 p->stream = 0;
             else if (a->split)
                 p->stream = run >= 256 || (st->tiled && part_seq);

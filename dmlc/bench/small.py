@@ -1,0 +1,33 @@
+"""Benchmark workloads: every function on a tiny tensor, where a call costs far more than
+its copy: what the Python API, the core's operator creation and the output allocation
+cost per call.  Rows are named ``small_<function>``; the first six are the shapes the
+per-call targets are stated for, each with and without ``out=``."""
+import numpy as np
+
+from dmlc.bench import optional_ort, optional_torch
+from dmlc.bench import (average_pooling, depth_space, element_wise_identity, max_pooling, max_unpooling, padding,
+                        slicing, split_join, tiling)
+
+
+def _small(w):
+    w.group = "small_" + w.group
+    return w
+
+
+def workloads(quick):
+    torch, ort = optional_torch(), optional_ort()
+    f32 = np.float32
+    return [_small(w) for w in [
+        depth_space._workload("depth_to_space", f32, (1, 16, 8, 8), False, torch, ort),
+        depth_space._workload("space_to_depth", f32, (1, 16, 8, 8), False, torch, ort),
+        padding._workload(f32, (1, 8, 16, 16), 1, "constant", torch, ort),
+        split_join._split_workload(f32, (1, 8, 16, 16), 2, 1, torch, ort),
+        split_join._join_workload(f32, (1, 8, 16, 16), 2, 1, torch, ort),
+        max_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, False, torch, ort),
+        max_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, True, torch, ort),
+        element_wise_identity._transpose(f32, (1, 8, 16, 16), (0, 2, 3, 1), torch, ort),
+        slicing._workload(f32, (1, 8, 16, 16), [1, 1, 2, 2], torch, ort),
+        tiling._workload(f32, (1, 8, 8, 8), [1, 1, 2, 2], torch, ort),
+        max_unpooling._workload(f32, (1, 8, 16, 16), torch, ort),
+        average_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, torch, ort),
+    ]]
