@@ -45,6 +45,9 @@ typedef struct padding_state padding_state;
 /* Writes output columns [c0, c1) of one row; src is the source row, or NULL for a row
  * that lies in a CONSTANT border of an outer dimension. */
 typedef void (*pad_row_fn)(const padding_state* st, char* dst, const char* src, uint64_t c0, uint64_t c1);
+/* Writes whole rows [begin, end), numbered as pad_range numbers them (see padding_row.inc's
+ * NAME_rows for when it may). */
+typedef void (*pad_rows_fn)(const padding_state* st, char* dst, const char* src, uint64_t begin, uint64_t end);
 
 struct padding_state {
     DML_PADDING_MODE mode;
@@ -58,6 +61,7 @@ struct padding_state {
     int64_t left_src[PAD_GATHER_MAX], right_src[PAD_GATHER_MAX]; /* source offsets, elements */
     int stream;                    /* write long contiguous runs with non-temporal stores */
     pad_row_fn row;
+    pad_rows_fn whole_rows;        /* NULL where only row can */
 };
 
 /* ---- Coordinate mapping ----------------------------------------------------------------- */
@@ -166,6 +170,16 @@ static pad_row_fn pad_row_for(UINT elem_size)
     }
 }
 
+static pad_rows_fn pad_rows_for(UINT elem_size)
+{
+    switch (elem_size) {
+    case 1: return pad_row8_rows;
+    case 2: return pad_row16_rows;
+    case 4: return pad_row32_rows;
+    default: return pad_row64_rows;
+    }
+}
+
 /* ---- Execution ------------------------------------------------------------------------------ */
 typedef struct pad_job {
     const padding_state* st;
@@ -187,6 +201,10 @@ static void pad_range(void* vjob, uint64_t begin, uint64_t end)
     uint64_t idx[DMLC_MAX_DIMS], row = begin / pieces, piece = begin % pieces;
     int64_t xs[DMLC_MAX_DIMS], doff = 0, soff = 0;
     UINT in_border = 0; /* outer dimensions whose coordinate lies in a CONSTANT border */
+    if (pieces == 1 && st->whole_rows) {
+        st->whole_rows(st, job->dst, job->src, begin, end);
+        return;
+    }
     for (UINT i = od; i-- > 0;) {
         const pad_dim* d = &st->dims[i];
         idx[i] = row % d->m;
@@ -425,6 +443,13 @@ static void plan(padding_state* st, const padding_args* a, const dmlc_tensor* in
     }
     st->row = pad_row_for(st->elem_size);
     st->stream = DMLC_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) && out->count * out->elem_size >= PAD_STREAM_MIN_BYTES;
+    {
+        const pad_dim* r = &st->dims[k - 1];
+        const uint64_t e = r->m - r->s - r->n;
+        st->whole_rows = k >= 2 && !st->stream && r->os == 1 && r->is == 1 &&
+                         (mode == DML_PADDING_MODE_CONSTANT || (st->gather_left == r->s && st->gather_right == e))
+                             ? pad_rows_for(st->elem_size) : NULL;
+    }
 }
 
 HRESULT dmlc_infer_padding(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
