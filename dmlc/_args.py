@@ -15,6 +15,17 @@ def index_of(value, fname, argname):
 def ints_per_axis(values, n, fname, argname, lo, hi, per="dimension"):
     """values, one int for all n axes or a sequence of n ints, as a list of Python ints in
     [lo, hi]; ValueError/TypeError name fname, argname and the axis."""
+    # The common cases first, without formatting a name per axis for messages never raised.
+    if type(values) is int:
+        if lo <= values <= hi:
+            return [values] * n
+    elif (type(values) is list or type(values) is tuple) and len(values) == n:
+        out = list(values)
+        for v in out:
+            if type(v) is not int or v < lo or v > hi:
+                break
+        else:
+            return out
     if isinstance(values, bool):
         raise TypeError(f"{fname}: {argname} must be an int or a sequence of ints, not bool")
     if hasattr(values, "__index__") and not (hasattr(values, "ndim") and values.ndim > 0):

@@ -63,14 +63,16 @@ def slice(x: ArrayLike, offsets: Union[int, Sequence[int]], sizes: Union[int, Se
     offs = ints_per_axis(offsets, nd, "slice", "offsets", 0, _UINT_MAX)
     lens = ints_per_axis(sizes, nd, "slice", "sizes", 0, _UINT_MAX)
     steps = ints_per_axis(strides, nd, "slice", "strides", _INT_MIN, _INT_MAX)
-    for i, s in enumerate(steps):
-        if s == 0:
-            raise ValueError(f"slice: strides{'' if np.ndim(strides) == 0 else f'[{i}]'} is 0; a step must not be 0")
+    if 0 in steps:
+        i = steps.index(0)
+        raise ValueError(f"slice: strides{'' if np.ndim(strides) == 0 else f'[{i}]'} is 0; a step must not be 0")
     # An axis with a negative stride is read in its mirror image (positive strides, which DML
     # tensors have): element t of the window [o, o + n) is element N - 1 - t of the mirror,
     # so the window becomes [N - o - n, N - o) walked with the opposite step.  A window
     # that does not fit is left for the core to report in the caller's terms.
-    back = [k for k in range(nd) if a.strides[k] < 0 and a.shape[k] > 1 and offs[k] + lens[k] <= a.shape[k]]
+    view_strides = a.strides
+    back = [] if min(view_strides) >= 0 else [
+        k for k in range(nd) if view_strides[k] < 0 and a.shape[k] > 1 and offs[k] + lens[k] <= a.shape[k]]
     if back:
         a = a[tuple(builtins.slice(None, None, -1) if k in back else builtins.slice(None) for k in range(nd))]
         for k in back:

@@ -44,18 +44,21 @@ def tile(x: ArrayLike, repeats: Union[int, Sequence[int]], *, out: Optional[np.n
     """
     a = x if type(x) is np.ndarray else np.asarray(x)
     nd = a.ndim
-    if isinstance(repeats, bool):
+    if (type(repeats) is list or type(repeats) is tuple) and all(type(r) is int and 1 <= r <= 2**32 - 1 for r in repeats):
+        reps = list(repeats)  # the common case, without formatting names for messages never raised
+    elif isinstance(repeats, bool):
         raise TypeError("tile: repeats must be an int or a sequence of ints, not bool")
-    if hasattr(repeats, "__index__") and not (isinstance(repeats, np.ndarray) and repeats.ndim > 0):
-        reps, names = [index_of(repeats, "tile", "repeats")], ["repeats"]
     else:
-        if isinstance(repeats, (str, bytes)) or not hasattr(repeats, "__len__"):
-            raise TypeError(f"tile: repeats must be an int or a sequence of ints, not {type(repeats).__name__}")
-        reps = [index_of(r, "tile", f"repeats[{i}]") for i, r in enumerate(repeats)]
-        names = [f"repeats[{i}]" for i in range(len(reps))]
-    for r, name in zip(reps, names):
-        if r < 1 or r > 2**32 - 1:
-            raise ValueError(f"tile: {name} is {r}, expected 1 to 4294967295")
+        if hasattr(repeats, "__index__") and not (isinstance(repeats, np.ndarray) and repeats.ndim > 0):
+            reps, names = [index_of(repeats, "tile", "repeats")], ["repeats"]
+        else:
+            if isinstance(repeats, (str, bytes)) or not hasattr(repeats, "__len__"):
+                raise TypeError(f"tile: repeats must be an int or a sequence of ints, not {type(repeats).__name__}")
+            reps = [index_of(r, "tile", f"repeats[{i}]") for i, r in enumerate(repeats)]
+            names = [f"repeats[{i}]" for i in range(len(reps))]
+        for r, name in zip(reps, names):
+            if r < 1 or r > 2**32 - 1:
+                raise ValueError(f"tile: {name} is {r}, expected 1 to 4294967295")
     if len(reps) > nd:
         raise ValueError(f"tile: repeats has {len(reps)} values, but x has {nd} dimensions; DirectML's TILE keeps the "
                          f"rank (add axes to x to tile along new ones)")
