@@ -209,6 +209,10 @@ cdef int dml_type_of(cnp.ndarray a, str name) except -1
 cdef cnp.ndarray as_input(object x, str name)
 # True if as_input(x, name) would return x itself (no copy, no error).
 cdef bint input_ready(object x)
+# An enum argument's int value: a str in table (the spellings of dmlc._enums.spellings(cls))
+# or a member of cls by one lookup, anything else through dmlc._enums.enum_value and its
+# messages.
+cdef int enum_arg(object value, dict table, object cls, str fname, str argname) except -1
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
 # The array the core writes: out itself (or a view of its memory when out is a DLPack,

@@ -230,6 +230,18 @@ cdef bint input_ready(object x):
     return t != 0 and in_place_ok(a)
 
 
+cdef int enum_arg(object value, dict table, object cls, str fname, str argname) except -1:
+    cdef object v = None
+    if type(value) is str:
+        v = table.get(value)
+    elif type(value) is cls:
+        v = int(value)
+    if v is None:
+        from dmlc._enums import enum_value
+        v = enum_value(value, cls, fname, argname)
+    return v
+
+
 cdef cnp.ndarray as_input(object x, str name):
     cdef cnp.ndarray a
     if cnp.PyArray_Check(x):

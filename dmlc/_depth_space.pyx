@@ -1,11 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1 for arrays: fills the desc; the core does the rest."""
 cimport numpy as cnp
-from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_DEPTH_TO_SPACE1_OPERATOR_DESC, DML_DEPTH_SPACE_ORDER,
+from dmlc._core cimport (enum_arg, Tensor, DML_OPERATOR_DESC, DML_DEPTH_TO_SPACE1_OPERATOR_DESC, DML_DEPTH_SPACE_ORDER,
                          DML_OPERATOR_DEPTH_TO_SPACE1, DML_OPERATOR_SPACE_TO_DEPTH1, UINT, as_input, dml_type_of,
                          run_unary)
 from dmlc._args import index_of
-from dmlc._enums import DepthSpaceOrder, enum_value, spellings
+from dmlc._enums import DepthSpaceOrder, spellings
 
 cnp.import_array()
 
@@ -14,20 +14,13 @@ cdef dict ORDERS = spellings(DepthSpaceOrder)
 
 def depth_space(x, block_size, order, bint to_space, out, str fname):
     """to_space: depth_to_space, else space_to_depth; order: as the public functions take it."""
-    cdef object v = None
+    cdef int v
     cdef cnp.ndarray a
     cdef int dml_type
     cdef Tensor tin
     cdef DML_DEPTH_TO_SPACE1_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
-    # The order first (as enum_value(order) did before the call): a member or a documented
-    # spelling by one dict lookup, anything else through enum_value and its messages.
-    if type(order) is str:
-        v = ORDERS.get(order)
-    elif type(order) is DepthSpaceOrder:
-        v = int(order)
-    if v is None:
-        v = enum_value(order, DepthSpaceOrder, fname, "order")
+    v = enum_arg(order, ORDERS, DepthSpaceOrder, fname, "order")  # first, as before the call
     a = as_input(x, "x")
     dml_type = dml_type_of(a, "x")
     if type(block_size) is not int:

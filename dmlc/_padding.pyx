@@ -3,11 +3,11 @@
 import numpy as np
 cimport numpy as cnp
 from libc.string cimport memcpy, memset
-from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC, DML_OPERATOR_PADDING1,
+from dmlc._core cimport (enum_arg, Tensor, DML_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC, DML_OPERATOR_PADDING1,
                          DML_PADDING_MODE, DML_PADDING_MODE_CONSTANT, DML_TENSOR_DATA_TYPE, UINT, as_input,
                          as_output, bind, dml_type_of, finish_output, infer_shape, run_unary, uints_per_axis)
 
-from dmlc._enums import PaddingMode, enum_value, spellings
+from dmlc._enums import PaddingMode, spellings
 
 cnp.import_array()
 
@@ -18,7 +18,6 @@ cdef bytes ZEROS = bytes(8)
 def pad(x, start_padding, end_padding, mode_arg, value, out, value_bytes, str fname):
     """mode_arg: as dmlc.pad takes it; value_bytes(value, dtype) gives the padding value's
     bytes in x's dtype."""
-    cdef object m = None
     cdef cnp.ndarray a
     cdef int dml_type, mode
     cdef int nd, i
@@ -29,15 +28,7 @@ def pad(x, start_padding, end_padding, mode_arg, value, out, value_bytes, str fn
     cdef DML_OPERATOR_DESC op
     cdef cnp.ndarray result
     cdef bytes bits
-    # The mode first (as the public function resolved it before): a member or a documented
-    # spelling by one dict lookup, anything else through enum_value and its messages.
-    if type(mode_arg) is str:
-        m = MODES.get(mode_arg)
-    elif type(mode_arg) is PaddingMode:
-        m = int(mode_arg)
-    if m is None:
-        m = enum_value(mode_arg, PaddingMode, fname, "mode")
-    mode = m
+    mode = enum_arg(mode_arg, MODES, PaddingMode, fname, "mode")  # first, as before the call
     a = as_input(x, "x")
     dml_type = dml_type_of(a, "x")
     nd = cnp.PyArray_NDIM(a)
