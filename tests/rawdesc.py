@@ -66,6 +66,15 @@ def create(desc):
     return hr, ffi.string(lib.dmlcGetLastErrorMessage()).decode()
 
 
+def assert_create_fails(build, hr, msg):
+    """A malformed-desc table row: build(raw) makes the desc (raw owns its memory, which must
+    outlive the call); creating it fails with hr and a message starting with msg."""
+    raw = Raw()
+    got, message = create(build(raw))
+    assert got == hr, message
+    assert message.startswith(msg), message
+
+
 def execute(desc, inputs, outputs, in_sizes=None, out_sizes=None):
     """Runs desc over NumPy arrays; returns (hr, message)."""
     raw = Raw()
