@@ -287,6 +287,37 @@ typedef struct dmlc_pool_window {
 HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w, const dmlc_tensor* in,
                                   dmlc_shapes* sh);
 
+/* Where a pooling kernel's output row stands, rows numbered over planes x OD x OH: batch n,
+ * channel c, plane p = n * channels + c, depth od, row oh.  Found by division once
+ * (dmlc_pool_cursor_at), then counted up row by row (dmlc_pool_cursor_next). */
+typedef struct dmlc_pool_cursor {
+    int64_t n, c, od, oh;
+    uint64_t p;
+} dmlc_pool_cursor;
+
+static inline dmlc_pool_cursor dmlc_pool_cursor_at(uint64_t row, uint64_t channels, int64_t od_count, int64_t oh_count)
+{
+    dmlc_pool_cursor k;
+    k.oh = (int64_t)(row % (uint64_t)oh_count);
+    k.od = (int64_t)(row / (uint64_t)oh_count % (uint64_t)od_count);
+    k.p = row / (uint64_t)oh_count / (uint64_t)od_count;
+    k.n = (int64_t)(k.p / channels);
+    k.c = (int64_t)(k.p % channels);
+    return k;
+}
+
+static inline void dmlc_pool_cursor_next(dmlc_pool_cursor* k, uint64_t channels, int64_t od_count, int64_t oh_count)
+{
+    if (++k->oh < oh_count) return;
+    k->oh = 0;
+    if (++k->od < od_count) return;
+    k->od = 0;
+    ++k->p;
+    if (++k->c < (int64_t)channels) return;
+    k->c = 0;
+    ++k->n;
+}
+
 /* ---- FLOAT16 (src/kernels/half.h, half.c) ----------------------------------------------------
  * IEEE binary16 bits <-> float, for the kernels that compute on FLOAT16 values without a
  * hardware conversion.  float -> half rounds to nearest even (overflow gives infinity) and

@@ -351,31 +351,19 @@ static void ap_rows(void* vjob, uint64_t begin, uint64_t end)
     const ap_state* st = job->st;
     const ap_dim *dd = &st->dims[0], *dh = &st->dims[1];
     const int64_t es = st->elem_size;
-    /* The row's coordinates are found by division once, then counted up. */
-    int64_t oh = (int64_t)(begin % (uint64_t)dh->out);
-    int64_t od = (int64_t)(begin / (uint64_t)dh->out % (uint64_t)dd->out);
-    uint64_t p = begin / (uint64_t)dh->out / (uint64_t)dd->out;
-    int64_t n = (int64_t)(p / st->channels), c = (int64_t)(p % st->channels);
+    dmlc_pool_cursor k = dmlc_pool_cursor_at(begin, st->channels, dd->out, dh->out);
     ap_row r;
-    for (uint64_t item = begin; item < end; ++item) {
-        r.in = job->in + (n * st->in_n + c * st->in_c) * es;
-        r.out = job->out + (n * st->out_n + c * st->out_c + od * dd->os + oh * dh->os) * es;
-        r.id0 = od * dd->s - dd->p;
-        r.ih0 = oh * dh->s - dh->p;
+    for (uint64_t item = begin; item < end; ++item, dmlc_pool_cursor_next(&k, st->channels, dd->out, dh->out)) {
+        r.in = job->in + (k.n * st->in_n + k.c * st->in_c) * es;
+        r.out = job->out + (k.n * st->out_n + k.c * st->out_c + k.od * dd->os + k.oh * dh->os) * es;
+        r.id0 = k.od * dd->s - dd->p;
+        r.ih0 = k.oh * dh->s - dh->p;
         ap_range(dd, r.id0, 0, dd->n, &r.td0, &r.td1);
         ap_range(dh, r.ih0, 0, dh->n, &r.th0, &r.th1);
         r.rows_div = st->include_padding
-                         ? (double)ap_count(dd, 1, od) * (double)ap_count(dh, 1, oh)
+                         ? (double)ap_count(dd, 1, k.od) * (double)ap_count(dh, 1, k.oh)
                          : (double)(r.td1 - r.td0) * (double)(r.th1 - r.th0);
         st->row(st, &r);
-        if (++oh < dh->out) continue;
-        oh = 0;
-        if (++od < dd->out) continue;
-        od = 0;
-        ++p;
-        if (++c < (int64_t)st->channels) continue;
-        c = 0;
-        ++n;
     }
 }
 

@@ -667,43 +667,31 @@ static void mp_rows(void* vjob, uint64_t begin, uint64_t end)
     const mp_state* st = job->st;
     const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
     const int64_t es = st->elem_size, xs = st->idx_size;
-    /* The row's coordinates are found by division once, then counted up. */
-    int64_t oh = (int64_t)(begin % (uint64_t)dh->out);
-    int64_t od = (int64_t)(begin / (uint64_t)dh->out % (uint64_t)dd->out);
-    uint64_t p = begin / (uint64_t)dh->out / (uint64_t)dd->out;
-    int64_t n = (int64_t)(p / st->channels), c = (int64_t)(p % st->channels);
+    dmlc_pool_cursor k = dmlc_pool_cursor_at(begin, st->channels, dd->out, dh->out);
     mp_row r;
     if (st->vec) { /* runs of rows that share a plane and depth */
         mp_hbuf hb;
         for (uint64_t item = begin; item < end;) {
-            const int64_t oh1 = end - item < (uint64_t)(dh->out - oh) ? oh + (int64_t)(end - item) : dh->out;
-            mp_vector_rows(job, p, od, oh, oh1, &hb);
-            item += (uint64_t)(oh1 - oh);
-            oh = 0;
-            if (++od < dd->out) continue;
-            od = 0;
-            ++p;
+            const int64_t oh1 = end - item < (uint64_t)(dh->out - k.oh) ? k.oh + (int64_t)(end - item) : dh->out;
+            mp_vector_rows(job, k.p, k.od, k.oh, oh1, &hb);
+            item += (uint64_t)(oh1 - k.oh);
+            k.oh = 0;
+            if (++k.od < dd->out) continue;
+            k.od = 0;
+            ++k.p;
         }
         return;
     }
-    for (uint64_t item = begin; item < end; ++item) {
-        r.in = job->in + (n * st->in_n + c * st->in_c) * es;
-        r.out = job->out + (n * st->out_n + c * st->out_c + od * dd->os + oh * dh->os) * es;
-        r.idx = job->idx ? job->idx + (n * st->idx_n + c * st->idx_c + od * dd->xs + oh * dh->xs) * xs : NULL;
-        r.flat = p * st->plane_count;
-        r.id0 = od * dd->s - dd->p;
-        r.ih0 = oh * dh->s - dh->p;
+    for (uint64_t item = begin; item < end; ++item, dmlc_pool_cursor_next(&k, st->channels, dd->out, dh->out)) {
+        r.in = job->in + (k.n * st->in_n + k.c * st->in_c) * es;
+        r.out = job->out + (k.n * st->out_n + k.c * st->out_c + k.od * dd->os + k.oh * dh->os) * es;
+        r.idx = job->idx ? job->idx + (k.n * st->idx_n + k.c * st->idx_c + k.od * dd->xs + k.oh * dh->xs) * xs : NULL;
+        r.flat = k.p * st->plane_count;
+        r.id0 = k.od * dd->s - dd->p;
+        r.ih0 = k.oh * dh->s - dh->p;
         mp_window_range(dd, r.id0, &r.td0, &r.td1);
         mp_window_range(dh, r.ih0, &r.th0, &r.th1);
         st->generic(st, &r, 0, dw->out);
-        if (++oh < dh->out) continue;
-        oh = 0;
-        if (++od < dd->out) continue;
-        od = 0;
-        ++p;
-        if (++c < (int64_t)st->channels) continue;
-        c = 0;
-        ++n;
     }
 }
 
