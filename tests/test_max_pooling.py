@@ -289,6 +289,48 @@ def test_strided_inputs(rng, dtype):
     check(np.broadcast_to(base[:, :1], base.shape), 3, 2, 1, 1)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int16])
+def test_planes_stacked_or_kept_apart(rng, dtype):
+    """The core runs the N*C planes as one tall plane when no window leaves its plane and
+    the planes follow each other row after row (input, output and indices); the layouts
+    around that rule, on both sides of it, against the reference."""
+    x = random_array(rng, (2, 3, 8, 16), dtype)
+    check(x, 2)                                   # stacked
+    check(x, 2, indices_dtype="uint32")
+    check(x, [2, 1], [2, 1])                      # one column per window
+    check(x, 2, [4, 2], dilations=[2, 1])         # dilated rows, still inside the plane
+    check(x, 3, 2)                                # OH*s = 6 < H: the last rows belong to no window
+    check(x, 2, 2, 1, 1)                          # padding before: kept apart
+    check(x, 2, 2, 0, 1, ceil_mode=True)          # padding after only: stacked
+    check(random_array(rng, (2, 3, 9, 16), dtype), 2, ceil_mode=True)  # a window would cross planes
+    check(random_array(rng, (2, 3, 9, 16), dtype), 3)                  # OH*s = H = 9
+    wide = random_array(rng, (2, 5, 8, 16), dtype)
+    check(wide[:, 1:4], 2)                        # N's stride is 5 planes: kept apart
+    check(wide[:1, 1:4], 2)                       # one batch: stacked
+    check(wide[:, ::2], 2)                        # every other channel
+    check(random_array(rng, (2, 3, 16), dtype), 2)                     # 1-D: planes of one row
+    check(random_array(rng, (2, 3, 1, 16), dtype), [1, 2])
+    check(random_array(rng, (6, 1, 8, 16), dtype), 2)                  # C = 1
+    check(random_array(rng, (2, 3, 4, 4, 8), dtype), 2)                # 3-D: kept apart
+    if np.dtype(dtype).kind == "f":
+        y = x.copy()
+        y[1, 2, 7, 15] = y[0, 1, 0, 0] = np.nan   # the last and first elements of planes
+        check(y, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_out_views_with_gaps_between_planes(rng, dtype):
+    x = random_array(rng, (2, 3, 8, 16), dtype)
+    want_v, want_i = ref_max_pool(x, [2, 2], [2, 2], [0, 0], [0, 0], [1, 1])
+    for rows in (4, 5):  # 5: a gap row after each plane, so the planes cannot be stacked
+        big_v = np.zeros((2, 3, rows, 8), dtype)
+        big_i = np.zeros((2, 3, rows, 8), np.uint32)
+        dmlc.max_pool(x, 2, return_indices=True, out=(big_v[:, :, :4], big_i[:, :, :4]))
+        assert_same_bits(big_v[:, :, :4], want_v)
+        np.testing.assert_array_equal(big_i[:, :, :4], want_i)
+        assert np.all(big_v[:, :, 4:] == 0) and np.all(big_i[:, :, 4:] == 0)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
 def test_out_may_be_strided_views(rng, dtype):
     x = random_array(rng, (2, 3, 12, 34), dtype)

@@ -357,6 +357,22 @@ static MP_TARGET MP_INLINE int mp_hrows_body(const mp_state* st, const char* row
     const int64_t a = t0 > st->hc0 ? t0 : st->hc0, b = t1 < st->hc1 ? t1 : st->hc1;
     int64_t va = a > st->hv0 ? a : st->hv0, vb = b < st->hv1 ? b : st->hv1, vs;
     int edge, any = 0;
+    if (KW == 2 && !ik && dw->p == 0 && dw->n == 2 * dw->out && t0 == 0 && t1 == dw->out && rstep == dw->n * es &&
+        rows * hs >= 8) {
+        /* 2x2/2 over whole rows that follow each other, without indices: the rows are one
+         * long row (output j's columns 2j and 2j + 1 never straddle two rows), so short rows
+         * cost no per-row setup.  One NaN flags every row, and the generic kernel redoes them. */
+        const int64_t n = rows * hs;
+        __m256 nan = _mm256_setzero_ps();
+        for (int64_t j = 0;; j += 8) {
+            if (j > n - 8) j = n - 8; /* the last group moves back: its outputs are computed twice, alike */
+            mp_hgroup(row + 2 * j * es, 2 * j, 2, half, 0, hv + j, hx + j, &nan);
+            if (j == n - 8) break;
+        }
+        any = _mm256_movemask_ps(nan) != 0;
+        memset(nanf, any, (size_t)rows);
+        return any;
+    }
     if (vb - va < 8) va = vb = b;
     /* 3x3/2 pad 1: the first group takes output 0 too, instead of the one-by-one path */
     edge = kw == 3 && dw->p == 1 && a == 0 && va == 1 && vb > va;
@@ -795,6 +811,45 @@ static int mp_plan_vector(mp_state* st)
     return dd->k * dh->k <= MP_WROWS && MP_HBUF / st->tile >= rows;
 }
 
+/* The one row stride r that puts plane p (n*C + c) of a tensor at p*h*r: its H stride, or
+ * for planes of one row the plane stride; 0 if the planes are not laid out that way. */
+static uint64_t mp_plane_rows(uint64_t N, uint64_t C, uint64_t h, uint64_t hs, uint64_t sn, uint64_t sc)
+{
+    const uint64_t r = h > 1 ? hs : (C > 1 ? sc : sn), hr = h * r; /* strides and sizes < 2^32: no overflow */
+    if (C > 1 && sc != hr) return 0;
+    if (N > 1 && sn != (C > 1 ? C * sc : hr)) return 0;
+    return r;
+}
+
+/* Planes stacked into one: when every window lies inside its plane and the planes follow
+ * each other at a row stride in the input, the output and the indices, N*C planes of H
+ * rows are one plane of N*C*H rows.  Output row p*OH + o then reads rows p*H + o*s + t*d
+ * (OH*s = H, no padding before), and the flat index ((p*H + h)*W + w) is the same.  Small
+ * planes (a (1, 8, 16, 16) call) then cost one band instead of eight, and the vector path
+ * runs down the rows of all planes at once. */
+static void mp_stack_planes(mp_state* st, const dmlc_tensor* in, const dmlc_tensor* idx)
+{
+    mp_dim *dd = &st->dims[0], *dh = &st->dims[1];
+    const uint64_t N = in->sizes[0], C = in->sizes[1];
+    uint64_t ri, ro, rx = 0;
+    if (st->planes < 2 || dd->n != 1 || dd->out != 1 || dd->k != 1 || dd->p != 0 || dh->p != 0 || dh->out * dh->s != dh->n ||
+        (dh->out - 1) * dh->s + (dh->k - 1) * dh->d + 1 > dh->n)
+        return;
+    ri = mp_plane_rows(N, C, (uint64_t)dh->n, (uint64_t)dh->is, (uint64_t)st->in_n, (uint64_t)st->in_c);
+    ro = mp_plane_rows(N, C, (uint64_t)dh->out, (uint64_t)dh->os, (uint64_t)st->out_n, (uint64_t)st->out_c);
+    if (idx->present)
+        rx = mp_plane_rows(N, C, (uint64_t)dh->out, (uint64_t)dh->xs, (uint64_t)st->idx_n, (uint64_t)st->idx_c);
+    if (!ri || !ro || (idx->present && !rx)) return;
+    dh->n *= (int64_t)st->planes;
+    dh->out *= (int64_t)st->planes;
+    dh->is = (int64_t)ri;
+    dh->os = (int64_t)ro;
+    dh->xs = (int64_t)rx;
+    st->plane_count *= st->planes;
+    st->planes = st->channels = 1;
+    st->in_n = st->in_c = st->out_n = st->out_c = st->idx_n = st->idx_c = 0;
+}
+
 /* The kernel's view of the validated tensors, and its vector path, into st. */
 static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dmlc_tensor* out, const dmlc_tensor* idx)
 {
@@ -832,6 +887,7 @@ static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dm
     st->out_n = (int64_t)out->strides[0];
     st->out_c = (int64_t)out->strides[1];
     st->generic = mp_generic_for(in->type);
+    mp_stack_planes(st, in, idx);
 
     /* The vector path: stride 2, width up to 4, no dilation along W, unit column strides
      * (a size-1 dimension never steps), and window rows whose flat offsets fit int32. */
