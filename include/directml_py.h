@@ -553,7 +553,11 @@ DMLC_API HRESULT dmlcExecute(DMLC_OPERATOR* op,
 /* Accepts NULL. */
 DMLC_API void dmlcReleaseOperator(DMLC_OPERATOR* op);
 
-/* dmlcCreateOperator + dmlcExecute + dmlcReleaseOperator. */
+/* dmlcCreateOperator + dmlcExecute + dmlcReleaseOperator, with the same results and errors.
+ * Each thread keeps the last four operators this function created and runs one again when
+ * every value of desc (types, sizes, strides, fields, arrays; not the addresses they lie at)
+ * equals the one it was created from, so a desc run again and again is validated once; the
+ * bindings are checked on every call.  They are freed when the thread ends. */
 DMLC_API HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc,
                                      UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                                      UINT outputCount, const DMLC_BUFFER_BINDING* outputs);
