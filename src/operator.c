@@ -152,24 +152,405 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     return S_OK;
 }
 
+/* ---- The operators dmlcExecuteOperator created last, the sizes dmlcInferOutputSizes gave ----
+ * Creating an operator validates and plans its desc, which costs more than the kernel of a
+ * small call (about 2,500 instructions for a SPLIT of (1, 8, 16, 16) in two, whose copies
+ * take 1,000), and callers that run the same desc again and again (a model, a loop over
+ * batches, the Python API on arrays of one shape) would pay it every time.  So each thread
+ * keeps the last DMLC_CACHE_SLOTS operators dmlcExecuteOperator created, each under a key
+ * that holds every value of its desc that creation reads (the operator type, each tensor's
+ * type, flags, sizes, strides, total size and alignment, every field and array), and runs
+ * the one whose key equals the desc's.  A created operator depends on nothing but its desc
+ * (thread counts are read when it runs, the CPU's features once per process), so the
+ * result is the same, bit for bit; the bindings are still checked on every call.  A desc
+ * whose key would not fit (more than 16 parts, a field creation would refuse) is created
+ * and released as before.  The operators are freed when their thread ends.
+ * dmlcInferOutputSizes, which callers run before each call to size its outputs, keeps the
+ * last sizes it gave the same way, under a key of the values it reads: the inputs and the
+ * fields, not the output tensors. */
+#define DMLC_CACHE_SLOTS 4
+#define DMLC_CACHE_WORDS 448 /* a JOIN of 16 parts of 8 dimensions is 3 + 17 * 23 = 394 */
+#define DMLC_CACHE_PARTS 16
+
+typedef struct dmlc_key {
+    UINT n;
+    int ok;
+    uint32_t w[DMLC_CACHE_WORDS];
+} dmlc_key;
+
+typedef struct dmlc_op_cache {
+    UINT next;
+    DMLC_OPERATOR* op[DMLC_CACHE_SLOTS];
+    UINT n[DMLC_CACHE_SLOTS];
+    uint32_t key[DMLC_CACHE_SLOTS][DMLC_CACHE_WORDS];
+    /* dmlcInferOutputSizes's: the sizes of up to two outputs */
+    UINT infer_next;
+    UINT infer_n[DMLC_CACHE_SLOTS];
+    DMLC_TENSOR_SIZES sizes[DMLC_CACHE_SLOTS][2];
+    uint32_t infer_key[DMLC_CACHE_SLOTS][DMLC_CACHE_WORDS];
+} dmlc_op_cache;
+
+static void key_put(dmlc_key* k, uint32_t v)
+{
+    if (k->n < DMLC_CACHE_WORDS) k->w[k->n++] = v;
+    else k->ok = 0;
+}
+
+static void key_bits(dmlc_key* k, const void* p, size_t words)
+{
+    for (size_t i = 0; i < words; ++i) {
+        uint32_t v;
+        memcpy(&v, (const char*)p + 4 * i, 4);
+        key_put(k, v);
+    }
+}
+
+/* Room for m more words at the end of k, or NULL (and no key) if they do not fit. */
+static uint32_t* key_room(dmlc_key* k, UINT m)
+{
+    uint32_t* w;
+    if (!k->ok || m > DMLC_CACHE_WORDS - k->n) {
+        k->ok = 0;
+        return NULL;
+    }
+    w = k->w + k->n;
+    k->n += m;
+    return w;
+}
+
+/* n values of a, n first; a count creation refuses is no key. */
+static void key_uints(dmlc_key* k, const UINT* a, UINT n)
+{
+    uint32_t* w;
+    if (n > DMLC_MAX_DIMS || (n && !a)) {
+        k->ok = 0;
+        return;
+    }
+    if ((w = key_room(k, n + 1)) == NULL) return;
+    w[0] = n;
+    for (UINT i = 0; i < n; ++i) w[i + 1] = a[i];
+}
+
+/* A tensor in 7 + DimensionCount (+ DimensionCount with strides) words. */
+static void key_tensor(dmlc_key* k, const DML_TENSOR_DESC* t)
+{
+    const DML_BUFFER_TENSOR_DESC* b;
+    uint32_t* w;
+    UINT n;
+    if (!t) { /* an optional tensor left out */
+        key_put(k, 0xFFFFFFFFu);
+        return;
+    }
+    b = (const DML_BUFFER_TENSOR_DESC*)t->Desc;
+    if (t->Type != DML_TENSOR_TYPE_BUFFER || !b || b->DimensionCount > DMLC_MAX_DIMS || !b->Sizes) {
+        k->ok = 0;
+        return;
+    }
+    n = b->DimensionCount;
+    if ((w = key_room(k, 7 + (b->Strides ? 2 * n : n))) == NULL) return;
+    w[0] = (uint32_t)b->DataType;
+    w[1] = (uint32_t)b->Flags;
+    w[2] = n;
+    w[3] = b->Strides != NULL;
+    w[4] = (uint32_t)b->TotalTensorSizeInBytes;
+    w[5] = (uint32_t)(b->TotalTensorSizeInBytes >> 32);
+    w[6] = b->GuaranteedBaseOffsetAlignment;
+    w += 7;
+    for (UINT i = 0; i < n; ++i) w[i] = b->Sizes[i];
+    if (b->Strides)
+        for (UINT i = 0; i < n; ++i) w[n + i] = b->Strides[i];
+}
+
+static void key_tensors(dmlc_key* k, const DML_TENSOR_DESC* t, UINT n)
+{
+    if (n > DMLC_CACHE_PARTS || (n && !t)) {
+        k->ok = 0;
+        return;
+    }
+    key_put(k, n);
+    for (UINT i = 0; i < n && k->ok; ++i) key_tensor(k, &t[i]);
+}
+
+/* The pooling window arrays, DimensionCount values each (dilations when the type has them). */
+static void key_window(dmlc_key* k, UINT n, const UINT* strides, const UINT* window, const UINT* start,
+                       const UINT* end, const UINT* dilations)
+{
+    key_uints(k, strides, n);
+    key_uints(k, window, n);
+    key_uints(k, start, n);
+    key_uints(k, end, n);
+    if (dilations) key_uints(k, dilations, n);
+}
+
+/* The DimensionCount of a buffer tensor desc, or ~0u. */
+static UINT key_rank(const DML_TENSOR_DESC* t)
+{
+    return t && t->Type == DML_TENSOR_TYPE_BUFFER && t->Desc ? ((const DML_BUFFER_TENSOR_DESC*)t->Desc)->DimensionCount
+                                                             : ~0u;
+}
+
+/* An array field's count must be the one creation checks before it reads the array (the
+ * input's rank, or its spatial axes); otherwise the desc has no key and creation says why. */
+static void key_count(dmlc_key* k, UINT count, UINT want)
+{
+    if (count != want) k->ok = 0;
+}
+
+/* desc's key into k; 0 if it has none (a type or a field the cache does not take).  For
+ * dmlcInferOutputSizes (infer), the output tensors are left out: it does not read them
+ * (SPLIT's and MAX_UNPOOLING's, which it reads, have no key there). */
+static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
+{
+    const void* d = desc ? desc->Desc : NULL;
+#define OUT(t) (infer ? NULL : (t))
+    k->n = 0;
+    k->ok = 1;
+    if (!d) return 0;
+    key_put(k, (uint32_t)desc->Type);
+    switch ((int)desc->Type) {
+    case DML_OPERATOR_DEPTH_TO_SPACE:
+    case DML_OPERATOR_SPACE_TO_DEPTH: {
+        const DML_DEPTH_TO_SPACE_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_put(k, o->BlockSize);
+        break;
+    }
+    case DML_OPERATOR_DEPTH_TO_SPACE1:
+    case DML_OPERATOR_SPACE_TO_DEPTH1: {
+        const DML_DEPTH_TO_SPACE1_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_put(k, o->BlockSize);
+        key_put(k, (uint32_t)o->Order);
+        break;
+    }
+    case DML_OPERATOR_PADDING: {
+        const DML_PADDING_OPERATOR_DESC* o = (const DML_PADDING_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
+        key_put(k, (uint32_t)o->PaddingMode);
+        key_bits(k, &o->PaddingValue, 1);
+        key_uints(k, o->StartPadding, o->DimensionCount);
+        key_uints(k, o->EndPadding, o->DimensionCount);
+        break;
+    }
+    case DML_OPERATOR_PADDING1: {
+        const DML_PADDING1_OPERATOR_DESC* o = (const DML_PADDING1_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
+        key_put(k, (uint32_t)o->PaddingMode);
+        key_put(k, (uint32_t)o->PaddingValueDataType);
+        key_bits(k, &o->PaddingValue, 2);
+        key_uints(k, o->StartPadding, o->DimensionCount);
+        key_uints(k, o->EndPadding, o->DimensionCount);
+        break;
+    }
+    case DML_OPERATOR_SPLIT: {
+        const DML_SPLIT_OPERATOR_DESC* o = (const DML_SPLIT_OPERATOR_DESC*)d;
+        if (infer) return 0;
+        key_tensor(k, o->InputTensor);
+        key_tensors(k, o->OutputTensors, o->OutputCount);
+        key_put(k, o->Axis);
+        break;
+    }
+    case DML_OPERATOR_JOIN: {
+        const DML_JOIN_OPERATOR_DESC* o = (const DML_JOIN_OPERATOR_DESC*)d;
+        key_tensors(k, o->InputTensors, o->InputCount);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_put(k, o->Axis);
+        break;
+    }
+    case DML_OPERATOR_MAX_POOLING: {
+        const DML_MAX_POOLING_OPERATOR_DESC* o = (const DML_MAX_POOLING_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
+        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
+        break;
+    }
+    case DML_OPERATOR_MAX_POOLING1: {
+        const DML_MAX_POOLING1_OPERATOR_DESC* o = (const DML_MAX_POOLING1_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_tensor(k, OUT(o->OutputIndicesTensor));
+        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
+        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
+        break;
+    }
+    case DML_OPERATOR_MAX_POOLING2: {
+        const DML_MAX_POOLING2_OPERATOR_DESC* o = (const DML_MAX_POOLING2_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_tensor(k, OUT(o->OutputIndicesTensor));
+        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
+        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
+        if (!o->Dilations) k->ok = 0;
+        break;
+    }
+    case DML_OPERATOR_AVERAGE_POOLING: {
+        const DML_AVERAGE_POOLING_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
+        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
+        key_put(k, (uint32_t)o->IncludePadding);
+        break;
+    }
+    case DML_OPERATOR_AVERAGE_POOLING1: {
+        const DML_AVERAGE_POOLING1_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
+        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
+        if (!o->Dilations) k->ok = 0;
+        key_put(k, (uint32_t)o->IncludePadding);
+        break;
+    }
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY: {
+        const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* o = (const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_put(k, o->ScaleBias != NULL);
+        if (o->ScaleBias) {
+            key_bits(k, &o->ScaleBias->Scale, 1);
+            key_bits(k, &o->ScaleBias->Bias, 1);
+        }
+        break;
+    }
+    case DML_OPERATOR_SLICE: {
+        const DML_SLICE_OPERATOR_DESC* o = (const DML_SLICE_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
+        key_uints(k, o->Offsets, o->DimensionCount);
+        key_uints(k, o->Sizes, o->DimensionCount);
+        key_uints(k, o->Strides, o->DimensionCount);
+        break;
+    }
+    case DML_OPERATOR_SLICE1: {
+        const DML_SLICE1_OPERATOR_DESC* o = (const DML_SLICE1_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
+        key_uints(k, o->InputWindowOffsets, o->DimensionCount);
+        key_uints(k, o->InputWindowSizes, o->DimensionCount);
+        key_uints(k, (const UINT*)o->InputWindowStrides, o->DimensionCount); /* INT and UINT: the same bits */
+        break;
+    }
+    case DML_OPERATOR_TILE: {
+        const DML_TILE_OPERATOR_DESC* o = (const DML_TILE_OPERATOR_DESC*)d;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, OUT(o->OutputTensor));
+        key_count(k, o->RepeatsCount, key_rank(o->InputTensor));
+        key_uints(k, o->Repeats, o->RepeatsCount);
+        break;
+    }
+    case DML_OPERATOR_MAX_UNPOOLING: {
+        const DML_MAX_UNPOOLING_OPERATOR_DESC* o = (const DML_MAX_UNPOOLING_OPERATOR_DESC*)d;
+        if (infer) return 0;
+        key_tensor(k, o->InputTensor);
+        key_tensor(k, o->IndicesTensor);
+        key_tensor(k, o->OutputTensor);
+        break;
+    }
+    default: return 0;
+    }
+#undef OUT
+    return k->ok;
+}
+
+static void cache_free(void* p)
+{
+    dmlc_op_cache* c = (dmlc_op_cache*)p;
+    if (!c) return;
+    for (UINT i = 0; i < DMLC_CACHE_SLOTS; ++i) dmlcReleaseOperator(c->op[i]);
+    free(c);
+}
+
+/* The calling thread's cache (made on first use, freed when the thread ends), or NULL. */
+#if defined(_WIN32)
+static INIT_ONCE g_cache_once = INIT_ONCE_STATIC_INIT;
+static DWORD g_cache_slot = FLS_OUT_OF_INDEXES;
+static void WINAPI cache_free_fls(void* p) { cache_free(p); }
+static BOOL CALLBACK cache_slot_init(PINIT_ONCE once, void* param, void** context)
+{
+    (void)once;
+    (void)param;
+    (void)context;
+    g_cache_slot = FlsAlloc(cache_free_fls);
+    return TRUE;
+}
+static dmlc_op_cache* thread_cache(void)
+{
+    dmlc_op_cache* c;
+    InitOnceExecuteOnce(&g_cache_once, cache_slot_init, NULL, NULL);
+    if (g_cache_slot == FLS_OUT_OF_INDEXES) return NULL;
+    c = (dmlc_op_cache*)FlsGetValue(g_cache_slot);
+    if (!c && (c = (dmlc_op_cache*)calloc(1, sizeof *c)) != NULL && !FlsSetValue(g_cache_slot, c)) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+#else
+static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
+static pthread_key_t g_cache_key;
+static int g_cache_key_ok;
+static void cache_key_init(void) { g_cache_key_ok = pthread_key_create(&g_cache_key, cache_free) == 0; }
+static dmlc_op_cache* thread_cache(void)
+{
+    dmlc_op_cache* c;
+    if (pthread_once(&g_cache_once, cache_key_init) != 0 || !g_cache_key_ok) return NULL;
+    c = (dmlc_op_cache*)pthread_getspecific(g_cache_key);
+    if (!c && (c = (dmlc_op_cache*)calloc(1, sizeof *c)) != NULL && pthread_setspecific(g_cache_key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+#endif
+
 HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT outputCount, DMLC_TENSOR_SIZES* outputs)
 {
     static const char who[] = "dmlcInferOutputSizes";
     const char* name = NULL;
     dmlc_family family = {NULL, NULL};
     dmlc_shapes sh;
+    dmlc_op_cache* c = NULL;
+    dmlc_key k;
     HRESULT hr;
     if (FAILED(hr = lookup(who, desc, &name, &family))) return hr;
     if (flags & ~(UINT)DMLC_INFER_FLAG_CEIL_MODE)
         return dmlc_fail(E_INVALIDARG, who, "flags is 0x%x, expected a combination of DMLC_INFER_FLAGS (0x%x)", flags,
                          (UINT)DMLC_INFER_FLAG_CEIL_MODE);
     if (outputCount && !outputs) return dmlc_fail(E_POINTER, who, "outputs is NULL");
+    if (outputCount <= 2 && key_desc(&k, desc, 1)) {
+        key_put(&k, flags);
+        key_put(&k, outputCount);
+        if (k.ok && (c = thread_cache()) != NULL)
+            for (UINT i = 0; i < DMLC_CACHE_SLOTS; ++i)
+                if (c->infer_n[i] == k.n && memcmp(c->infer_key[i], k.w, (size_t)k.n * sizeof k.w[0]) == 0) {
+                    if (outputCount) memcpy(outputs, c->sizes[i], outputCount * sizeof *outputs);
+                    dmlc_clear_error();
+                    return S_OK;
+                }
+    }
     sh.who = name;
     sh.flags = flags;
     sh.count = outputCount;
     sh.outputs = NULL;
     sh.sizes = outputs;
     if (FAILED(hr = family.infer(desc->Type, name, desc->Desc, &sh))) return hr;
+    if (c) { /* kept in the oldest slot */
+        const UINT i = c->infer_next;
+        c->infer_n[i] = k.n;
+        memcpy(c->infer_key[i], k.w, (size_t)k.n * sizeof k.w[0]);
+        if (outputCount) memcpy(c->sizes[i], outputs, outputCount * sizeof *outputs);
+        c->infer_next = (i + 1) % DMLC_CACHE_SLOTS;
+    }
     dmlc_clear_error();
     return S_OK;
 }
@@ -273,329 +654,6 @@ HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDIN
     return hr;
 }
 
-/* ---- The operators dmlcExecuteOperator created last -------------------------------------
- * Creating an operator validates and plans its desc, which costs more than the kernel of a
- * small call (about 2,500 instructions for a SPLIT of (1, 8, 16, 16) in two, whose copies
- * take 1,000), and callers that run the same desc again and again (a model, a loop over
- * batches, the Python API on arrays of one shape) would pay it every time.  So each thread
- * keeps the last DMLC_CACHE_SLOTS operators dmlcExecuteOperator created, each under a key
- * that holds every value of its desc that creation reads (the operator type, each tensor's
- * type, flags, sizes, strides, total size and alignment, every field and array), and runs
- * the one whose key equals the desc's.  A created operator depends on nothing but its desc
- * (thread counts are read when it runs, the CPU's features once per process), so the
- * result is the same, bit for bit; the bindings are still checked on every call.  A desc
- * whose key would not fit (more than 16 parts, a field creation would refuse) is created
- * and released as before.  The operators are freed when their thread ends. */
-#define DMLC_CACHE_SLOTS 4
-#define DMLC_CACHE_WORDS 448 /* a JOIN of 16 parts of 8 dimensions is 3 + 17 * 23 = 394 */
-#define DMLC_CACHE_PARTS 16
-
-typedef struct dmlc_key {
-    UINT n;
-    int ok;
-    uint32_t w[DMLC_CACHE_WORDS];
-} dmlc_key;
-
-typedef struct dmlc_op_cache {
-    UINT next;
-    DMLC_OPERATOR* op[DMLC_CACHE_SLOTS];
-    UINT n[DMLC_CACHE_SLOTS];
-    uint32_t key[DMLC_CACHE_SLOTS][DMLC_CACHE_WORDS];
-} dmlc_op_cache;
-
-static void key_put(dmlc_key* k, uint32_t v)
-{
-    if (k->n < DMLC_CACHE_WORDS) k->w[k->n++] = v;
-    else k->ok = 0;
-}
-
-static void key_bits(dmlc_key* k, const void* p, size_t words)
-{
-    for (size_t i = 0; i < words; ++i) {
-        uint32_t v;
-        memcpy(&v, (const char*)p + 4 * i, 4);
-        key_put(k, v);
-    }
-}
-
-/* Room for m more words at the end of k, or NULL (and no key) if they do not fit. */
-static uint32_t* key_room(dmlc_key* k, UINT m)
-{
-    uint32_t* w;
-    if (!k->ok || m > DMLC_CACHE_WORDS - k->n) {
-        k->ok = 0;
-        return NULL;
-    }
-    w = k->w + k->n;
-    k->n += m;
-    return w;
-}
-
-/* n values of a, n first; a count creation refuses is no key. */
-static void key_uints(dmlc_key* k, const UINT* a, UINT n)
-{
-    uint32_t* w;
-    if (n > DMLC_MAX_DIMS || (n && !a)) {
-        k->ok = 0;
-        return;
-    }
-    if ((w = key_room(k, n + 1)) == NULL) return;
-    w[0] = n;
-    for (UINT i = 0; i < n; ++i) w[i + 1] = a[i];
-}
-
-/* A tensor in 7 + DimensionCount (+ DimensionCount with strides) words. */
-static void key_tensor(dmlc_key* k, const DML_TENSOR_DESC* t)
-{
-    const DML_BUFFER_TENSOR_DESC* b;
-    uint32_t* w;
-    UINT n;
-    if (!t) { /* an optional tensor left out */
-        key_put(k, 0xFFFFFFFFu);
-        return;
-    }
-    b = (const DML_BUFFER_TENSOR_DESC*)t->Desc;
-    if (t->Type != DML_TENSOR_TYPE_BUFFER || !b || b->DimensionCount > DMLC_MAX_DIMS || !b->Sizes) {
-        k->ok = 0;
-        return;
-    }
-    n = b->DimensionCount;
-    if ((w = key_room(k, 7 + (b->Strides ? 2 * n : n))) == NULL) return;
-    w[0] = (uint32_t)b->DataType;
-    w[1] = (uint32_t)b->Flags;
-    w[2] = n;
-    w[3] = b->Strides != NULL;
-    w[4] = (uint32_t)b->TotalTensorSizeInBytes;
-    w[5] = (uint32_t)(b->TotalTensorSizeInBytes >> 32);
-    w[6] = b->GuaranteedBaseOffsetAlignment;
-    w += 7;
-    for (UINT i = 0; i < n; ++i) w[i] = b->Sizes[i];
-    if (b->Strides)
-        for (UINT i = 0; i < n; ++i) w[n + i] = b->Strides[i];
-}
-
-static void key_tensors(dmlc_key* k, const DML_TENSOR_DESC* t, UINT n)
-{
-    if (n > DMLC_CACHE_PARTS || (n && !t)) {
-        k->ok = 0;
-        return;
-    }
-    key_put(k, n);
-    for (UINT i = 0; i < n && k->ok; ++i) key_tensor(k, &t[i]);
-}
-
-/* The pooling window arrays, DimensionCount values each (dilations when the type has them). */
-static void key_window(dmlc_key* k, UINT n, const UINT* strides, const UINT* window, const UINT* start,
-                       const UINT* end, const UINT* dilations)
-{
-    key_uints(k, strides, n);
-    key_uints(k, window, n);
-    key_uints(k, start, n);
-    key_uints(k, end, n);
-    if (dilations) key_uints(k, dilations, n);
-}
-
-/* desc's key into k; 0 if it has none (a type or a field the cache does not take). */
-static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc)
-{
-    const void* d = desc ? desc->Desc : NULL;
-    k->n = 0;
-    k->ok = 1;
-    if (!d) return 0;
-    key_put(k, (uint32_t)desc->Type);
-    switch ((int)desc->Type) {
-    case DML_OPERATOR_DEPTH_TO_SPACE:
-    case DML_OPERATOR_SPACE_TO_DEPTH: {
-        const DML_DEPTH_TO_SPACE_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_put(k, o->BlockSize);
-        break;
-    }
-    case DML_OPERATOR_DEPTH_TO_SPACE1:
-    case DML_OPERATOR_SPACE_TO_DEPTH1: {
-        const DML_DEPTH_TO_SPACE1_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_put(k, o->BlockSize);
-        key_put(k, (uint32_t)o->Order);
-        break;
-    }
-    case DML_OPERATOR_PADDING: {
-        const DML_PADDING_OPERATOR_DESC* o = (const DML_PADDING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_put(k, (uint32_t)o->PaddingMode);
-        key_bits(k, &o->PaddingValue, 1);
-        key_uints(k, o->StartPadding, o->DimensionCount);
-        key_uints(k, o->EndPadding, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_PADDING1: {
-        const DML_PADDING1_OPERATOR_DESC* o = (const DML_PADDING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_put(k, (uint32_t)o->PaddingMode);
-        key_put(k, (uint32_t)o->PaddingValueDataType);
-        key_bits(k, &o->PaddingValue, 2);
-        key_uints(k, o->StartPadding, o->DimensionCount);
-        key_uints(k, o->EndPadding, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_SPLIT: {
-        const DML_SPLIT_OPERATOR_DESC* o = (const DML_SPLIT_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensors(k, o->OutputTensors, o->OutputCount);
-        key_put(k, o->Axis);
-        break;
-    }
-    case DML_OPERATOR_JOIN: {
-        const DML_JOIN_OPERATOR_DESC* o = (const DML_JOIN_OPERATOR_DESC*)d;
-        key_tensors(k, o->InputTensors, o->InputCount);
-        key_tensor(k, o->OutputTensor);
-        key_put(k, o->Axis);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING: {
-        const DML_MAX_POOLING_OPERATOR_DESC* o = (const DML_MAX_POOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING1: {
-        const DML_MAX_POOLING1_OPERATOR_DESC* o = (const DML_MAX_POOLING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_tensor(k, o->OutputIndicesTensor);
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING2: {
-        const DML_MAX_POOLING2_OPERATOR_DESC* o = (const DML_MAX_POOLING2_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_tensor(k, o->OutputIndicesTensor);
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
-        if (!o->Dilations) k->ok = 0;
-        break;
-    }
-    case DML_OPERATOR_AVERAGE_POOLING: {
-        const DML_AVERAGE_POOLING_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        key_put(k, (uint32_t)o->IncludePadding);
-        break;
-    }
-    case DML_OPERATOR_AVERAGE_POOLING1: {
-        const DML_AVERAGE_POOLING1_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
-        if (!o->Dilations) k->ok = 0;
-        key_put(k, (uint32_t)o->IncludePadding);
-        break;
-    }
-    case DML_OPERATOR_ELEMENT_WISE_IDENTITY: {
-        const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* o = (const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_put(k, o->ScaleBias != NULL);
-        if (o->ScaleBias) {
-            key_bits(k, &o->ScaleBias->Scale, 1);
-            key_bits(k, &o->ScaleBias->Bias, 1);
-        }
-        break;
-    }
-    case DML_OPERATOR_SLICE: {
-        const DML_SLICE_OPERATOR_DESC* o = (const DML_SLICE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_uints(k, o->Offsets, o->DimensionCount);
-        key_uints(k, o->Sizes, o->DimensionCount);
-        key_uints(k, o->Strides, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_SLICE1: {
-        const DML_SLICE1_OPERATOR_DESC* o = (const DML_SLICE1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_uints(k, o->InputWindowOffsets, o->DimensionCount);
-        key_uints(k, o->InputWindowSizes, o->DimensionCount);
-        key_uints(k, (const UINT*)o->InputWindowStrides, o->DimensionCount); /* INT and UINT: the same bits */
-        break;
-    }
-    case DML_OPERATOR_TILE: {
-        const DML_TILE_OPERATOR_DESC* o = (const DML_TILE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->OutputTensor);
-        key_uints(k, o->Repeats, o->RepeatsCount);
-        break;
-    }
-    case DML_OPERATOR_MAX_UNPOOLING: {
-        const DML_MAX_UNPOOLING_OPERATOR_DESC* o = (const DML_MAX_UNPOOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->IndicesTensor);
-        key_tensor(k, o->OutputTensor);
-        break;
-    }
-    default: return 0;
-    }
-    return k->ok;
-}
-
-static void cache_free(void* p)
-{
-    dmlc_op_cache* c = (dmlc_op_cache*)p;
-    if (!c) return;
-    for (UINT i = 0; i < DMLC_CACHE_SLOTS; ++i) dmlcReleaseOperator(c->op[i]);
-    free(c);
-}
-
-/* The calling thread's cache (made on first use, freed when the thread ends), or NULL. */
-#if defined(_WIN32)
-static INIT_ONCE g_cache_once = INIT_ONCE_STATIC_INIT;
-static DWORD g_cache_slot = FLS_OUT_OF_INDEXES;
-static void WINAPI cache_free_fls(void* p) { cache_free(p); }
-static BOOL CALLBACK cache_slot_init(PINIT_ONCE once, void* param, void** context)
-{
-    (void)once;
-    (void)param;
-    (void)context;
-    g_cache_slot = FlsAlloc(cache_free_fls);
-    return TRUE;
-}
-static dmlc_op_cache* thread_cache(void)
-{
-    dmlc_op_cache* c;
-    InitOnceExecuteOnce(&g_cache_once, cache_slot_init, NULL, NULL);
-    if (g_cache_slot == FLS_OUT_OF_INDEXES) return NULL;
-    c = (dmlc_op_cache*)FlsGetValue(g_cache_slot);
-    if (!c && (c = (dmlc_op_cache*)calloc(1, sizeof *c)) != NULL && !FlsSetValue(g_cache_slot, c)) {
-        free(c);
-        c = NULL;
-    }
-    return c;
-}
-#else
-static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
-static pthread_key_t g_cache_key;
-static int g_cache_key_ok;
-static void cache_key_init(void) { g_cache_key_ok = pthread_key_create(&g_cache_key, cache_free) == 0; }
-static dmlc_op_cache* thread_cache(void)
-{
-    dmlc_op_cache* c;
-    if (pthread_once(&g_cache_once, cache_key_init) != 0 || !g_cache_key_ok) return NULL;
-    c = (dmlc_op_cache*)pthread_getspecific(g_cache_key);
-    if (!c && (c = (dmlc_op_cache*)calloc(1, sizeof *c)) != NULL && pthread_setspecific(g_cache_key, c) != 0) {
-        free(c);
-        c = NULL;
-    }
-    return c;
-}
-#endif
-
 HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, const DMLC_BUFFER_BINDING* inputs,
                             UINT outputCount, const DMLC_BUFFER_BINDING* outputs)
 {
@@ -603,7 +661,7 @@ HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, cons
     dmlc_op_cache* c = NULL;
     dmlc_key k;
     HRESULT hr;
-    if (key_desc(&k, desc) && (c = thread_cache()) != NULL)
+    if (key_desc(&k, desc, 0) && (c = thread_cache()) != NULL)
         for (UINT i = 0; i < DMLC_CACHE_SLOTS; ++i)
             if (c->op[i] && c->n[i] == k.n && memcmp(c->key[i], k.w, (size_t)k.n * sizeof k.w[0]) == 0)
                 return dmlcExecute(c->op[i], inputCount, inputs, outputCount, outputs);
