@@ -18,6 +18,10 @@ REQUIRED = inspect.Parameter.empty
 SIGNATURES = {
     "split": ("dmlc.split_join", [("x", POS, REQUIRED), ("sections_or_sizes", POS, REQUIRED), ("axis", POS, REQUIRED),
                                   ("out", KW, None)]),
+    "depth_to_space": ("dmlc.depth_space", [("x", POS, REQUIRED), ("block_size", POS, REQUIRED),
+                                            ("order", KW, "depth_column_row"), ("out", KW, None)]),
+    "space_to_depth": ("dmlc.depth_space", [("x", POS, REQUIRED), ("block_size", POS, REQUIRED),
+                                            ("order", KW, "depth_column_row"), ("out", KW, None)]),
     "join": ("dmlc.split_join", [("arrays", POS, REQUIRED), ("axis", POS, REQUIRED), ("out", KW, None)]),
     "max_pool": ("dmlc.max_pooling", [("x", POS, REQUIRED), ("window_size", POS, REQUIRED), ("strides", KW, None),
                                       ("start_padding", KW, None), ("end_padding", KW, None), ("dilations", KW, None),
@@ -65,7 +69,7 @@ def _stub_signatures(path):
     return out
 
 
-@pytest.mark.parametrize("module", ["dmlc._split_join", "dmlc._max_pooling"])
+@pytest.mark.parametrize("module", ["dmlc._split_join", "dmlc._max_pooling", "dmlc._depth_space"])
 def test_stubs_match_the_compiled_functions(module):
     mod = importlib.import_module(module)
     stub = os.path.join(os.path.dirname(dmlc.__file__), module.split(".")[1] + ".pyi")
