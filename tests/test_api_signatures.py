@@ -22,6 +22,12 @@ SIGNATURES = {
                                             ("order", KW, "depth_column_row"), ("out", KW, None)]),
     "space_to_depth": ("dmlc.depth_space", [("x", POS, REQUIRED), ("block_size", POS, REQUIRED),
                                             ("order", KW, "depth_column_row"), ("out", KW, None)]),
+    "avg_pool": ("dmlc.average_pooling", [("x", POS, REQUIRED), ("window_size", POS, REQUIRED), ("strides", KW, None),
+                                          ("start_padding", KW, None), ("end_padding", KW, None),
+                                          ("dilations", KW, None), ("include_padding", KW, False),
+                                          ("ceil_mode", KW, False), ("out", KW, None)]),
+    "max_unpool": ("dmlc.max_unpooling", [("x", POS, REQUIRED), ("indices", POS, REQUIRED),
+                                          ("output_shape", POS, REQUIRED), ("out", KW, None)]),
     "join": ("dmlc.split_join", [("arrays", POS, REQUIRED), ("axis", POS, REQUIRED), ("out", KW, None)]),
     "max_pool": ("dmlc.max_pooling", [("x", POS, REQUIRED), ("window_size", POS, REQUIRED), ("strides", KW, None),
                                       ("start_padding", KW, None), ("end_padding", KW, None), ("dilations", KW, None),
@@ -69,7 +75,8 @@ def _stub_signatures(path):
     return out
 
 
-@pytest.mark.parametrize("module", ["dmlc._split_join", "dmlc._max_pooling", "dmlc._depth_space"])
+@pytest.mark.parametrize("module", ["dmlc._split_join", "dmlc._max_pooling", "dmlc._depth_space", "dmlc._average_pooling",
+                                    "dmlc._max_unpooling"])
 def test_stubs_match_the_compiled_functions(module):
     mod = importlib.import_module(module)
     stub = os.path.join(os.path.dirname(dmlc.__file__), module.split(".")[1] + ".pyi")
