@@ -28,6 +28,8 @@ SIGNATURES = {
                                           ("ceil_mode", KW, False), ("out", KW, None)]),
     "max_unpool": ("dmlc.max_unpooling", [("x", POS, REQUIRED), ("indices", POS, REQUIRED),
                                           ("output_shape", POS, REQUIRED), ("out", KW, None)]),
+    "pad": ("dmlc.padding", [("x", POS, REQUIRED), ("start_padding", POS, REQUIRED), ("end_padding", POS, REQUIRED),
+                             ("mode", KW, "constant"), ("value", KW, 0), ("out", KW, None)]),
     "join": ("dmlc.split_join", [("arrays", POS, REQUIRED), ("axis", POS, REQUIRED), ("out", KW, None)]),
     "max_pool": ("dmlc.max_pooling", [("x", POS, REQUIRED), ("window_size", POS, REQUIRED), ("strides", KW, None),
                                       ("start_padding", KW, None), ("end_padding", KW, None), ("dilations", KW, None),
@@ -76,7 +78,7 @@ def _stub_signatures(path):
 
 
 @pytest.mark.parametrize("module", ["dmlc._split_join", "dmlc._max_pooling", "dmlc._depth_space", "dmlc._average_pooling",
-                                    "dmlc._max_unpooling"])
+                                    "dmlc._max_unpooling", "dmlc._padding"])
 def test_stubs_match_the_compiled_functions(module):
     mod = importlib.import_module(module)
     stub = os.path.join(os.path.dirname(dmlc.__file__), module.split(".")[1] + ".pyi")
