@@ -137,8 +137,8 @@ setup(
     version=header_version(),
     ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
     cmdclass={"build_ext": build_ext},
-    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "py.typed", "models/*.json", "models/*.md", "pkgconfig/*.pc",
-                           "cmake/*.cmake"],
+    package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "*.pyi", "py.typed", "models/*.json", "models/*.md",
+                           "pkgconfig/*.pc", "cmake/*.cmake"],
                   "dmlc.include": ["directml_py.h"]},
     # Cython's generated C is a build intermediate: the .pyx sources travel, not their output.
     exclude_package_data={"dmlc": ["*.c"]},

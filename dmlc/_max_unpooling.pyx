@@ -1,7 +1,16 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3, boundscheck=False, wraparound=False, annotation_typing=False
 """MAX_UNPOOLING for arrays: two inputs (values and indices) and an output whose shape is
-the caller's; fills the desc, asks the core to check it, and runs it."""
+the caller's; fills the desc, asks the core to check it, and runs it.
+
+dmlc.max_unpool is defined here, not in a Python wrapper (dmlc.max_unpooling re-exports
+it), so a small call runs no Python frame; annotation_typing=False keeps its annotations
+documentation only, never C types or exact-type checks.
+"""
+from typing import Optional, Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
+
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_MAX_UNPOOLING_OPERATOR_DESC, DML_OPERATOR_MAX_UNPOOLING,
                          DML_TENSOR_TYPE_BUFFER, DML_TENSOR_FLAG_NONE, DML_TENSOR_DATA_TYPE, DMLC_BUFFER_BINDING, UINT,
@@ -45,7 +54,7 @@ cdef tuple shape_of(object output_shape, str fname):
     return tuple(values)
 
 
-def max_unpool(x, indices, output_shape, out, str fname):
+cdef object unpool(x, indices, output_shape, out, str fname):
     cdef cnp.ndarray a = as_input(x, "x")
     cdef int dml_type = dml_type_of(a, "x")
     cdef int nd = cnp.PyArray_NDIM(a)
@@ -92,3 +101,50 @@ def max_unpool(x, indices, output_shape, out, str fname):
     ins[1] = tidx.binding
     execute(&op, 2, ins, 1, &tout.binding)
     return finish_output(result, out)
+
+
+def max_unpool(x: ArrayLike, indices: ArrayLike, output_shape: Sequence[int], *,
+               out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Scatter values back to where max pooling found them (DirectML MAX_UNPOOLING).
+
+    Parameters
+    ----------
+    x : array_like, shape (N, C, *spatial)
+        The values: 1 to 3 spatial axes (3 to 5 dimensions in all), any of the eleven
+        supported dtypes.
+    indices : array_like of uint32 or uint64, x's shape
+        Where each value goes: its flat row-major index into the whole output, batch and
+        channel included, as ``dmlc.max_pool(..., return_indices=True)`` returns them.
+    output_shape : sequence of int
+        The output's shape: x's N and C, then spatial sizes of its own (usually the
+        pooled array's shape).  Unpooling cannot derive it: several input sizes pool to
+        the same output.
+    out : ndarray, optional
+        Where to write the result: x's dtype and ``output_shape``; it may be a strided view.
+
+    Returns
+    -------
+    ndarray
+        Shape ``output_shape``, x's dtype: zeros, with ``out.flat[indices[i]] = x.flat[i]``
+        for every element i of x in row-major order.
+
+    Notes
+    -----
+    The rules are SPEC's where DirectML leaves them open: of two elements with the same
+    index the later one (in x's row-major order) wins, and an index past the output (the
+    all-ones index of a pooling window that held only padding included) writes nothing.
+    Indices count through the whole output as DirectML's (and ONNX's) do; PyTorch's
+    ``max_unpool2d`` counts within one ``(n, c)`` plane: add ``(n*C + c) * prod(spatial)``.
+
+    Examples
+    --------
+    >>> import numpy as np, dmlc
+    >>> x = np.array([[1, 8, 2, 3], [5, 4, 9, 0], [7, 7, 6, 11], [7, 2, 6, 1]], np.float32)[None, None]
+    >>> v, i = dmlc.max_pool(x, 2, return_indices=True)
+    >>> dmlc.max_unpool(v, i, x.shape)[0, 0]
+    array([[ 0.,  8.,  0.,  0.],
+           [ 0.,  0.,  9.,  0.],
+           [ 7.,  0.,  0., 11.],
+           [ 0.,  0.,  0.,  0.]], dtype=float32)
+    """
+    return unpool(x, indices, output_shape, out, "max_unpool")
