@@ -227,6 +227,22 @@ def test_signed_zero_ties_keep_the_first(dtype):
     assert not np.signbit(v[0, 0, 0, 1]) and i[0, 0, 0, 1] == 2
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 32), (1, 2, 5, 33), (1, 1, 2, 16)], ids=str)
+def test_signed_zero_ties_without_indices(dtype, shape):
+    """Every pattern of +0 and -0 in a 2x2 window (and some -1s), in rows long enough for
+    the vector kernels, without indices: the value's sign bit is the first zero's, in
+    row-major window order, on every path (odd sizes leave a column and a row out)."""
+    n, c, h, w = shape
+    patterns = np.array([[(p >> b) & 1 for b in range(4)] for p in range(16)])
+    signs = np.resize(patterns, (n * c * (h // 2) * (w // 2), 4)).reshape(n, c, h // 2, w // 2, 2, 2)
+    x = np.where(signs, -0.0, 0.0).transpose(0, 1, 2, 4, 3, 5).reshape(n, c, h // 2 * 2, w // 2 * 2)
+    x = np.pad(x, [(0, 0), (0, 0), (0, h % 2), (0, w % 2)], constant_values=-1.0).astype(dtype)
+    x[..., ::3, 1::5] = -1  # a few windows whose first zero comes later
+    check(x, 2)
+    check(x, 2, ceil_mode=True)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
 def test_minus_infinity_is_a_value_not_padding(dtype):
     """A window of -inf (next to padding, which the vector path fills with -inf) gives the

@@ -77,9 +77,15 @@ typedef struct mp_vjob {
 typedef int (*mp_hrows_fn)(const mp_state* st, const char* row, int64_t rstep, int64_t rows, int64_t t0, int64_t t1,
                            float* hv, int32_t* hx, int64_t hs, unsigned char* nanf);
 typedef void (*mp_vert_fn)(const mp_vjob* v);
+/* 2x2/2 without indices, both window rows at once: output rows [0, rows) from input rows
+ * 2i and 2i + 1 (row 2i at in + i*istep bytes, 2i + 1 rstep bytes after it), ow >= 8
+ * outputs each; nan[i] set if output row i met a NaN. */
+typedef void (*mp_fused_fn)(const char* in, int64_t istep, int64_t rstep, char* out, int64_t ostep, int64_t ow,
+                            int64_t rows, unsigned char* nan);
 typedef struct mp_vector {
     mp_hrows_fn hrows;
     mp_vert_fn vert[3];      /* 2, 3, any number of window rows */
+    mp_fused_fn fused2;      /* NULL with indices */
 } mp_vector;
 
 struct mp_state {
@@ -97,6 +103,7 @@ struct mp_state {
     int64_t hc0, hc1;        /* vector path: outputs whose windows hold a column of the row */
     int64_t hv0, hv1;        /* ... and the outputs vector groups may cover */
     int64_t ri1;             /* ... an output row whose window holds all kh rows lies below ri1 */
+    int fused2;              /* ... 2x2/2, no padding before, no indices, OW >= 8: vec->fused2 */
     int64_t tile;            /* ... outputs per column tile */
     uint64_t window_count;   /* elements per window, for the work estimate */
 };
@@ -510,19 +517,62 @@ MP_VERT(mp_v_f16_i64_r3, 1, 8, 3)
 MP_VERT(mp_v_f16_i64, 1, 8, 0)
 #  undef MP_VERT
 
+/* 2x2/2 without indices: each output row straight from its two input rows, the H value of
+ * each row in registers (H first, as everywhere in this path, so ties keep the first
+ * element: _mm256_max_ps(v, h) returns h when they are equal), then the later row only if
+ * strictly greater.  No H row is shared between output rows at stride 2, so the H buffer
+ * only adds a store and a load of a float per output.  For float16 that is as many bytes
+ * as the input, and this kernel is 1.7x faster than the buffered one (f16 (8, 64, 224, 224):
+ * 2.8 against 4.8 ms on one thread); float32 stays with the buffered path, whose H pass
+ * reads one stream of consecutive rows and was faster there (7.5 against 12.6 ms). */
+static MP_TARGET MP_INLINE void mp_fused2_body(const char* in, int64_t istep, int64_t rstep, char* out, int64_t ostep,
+                                               int64_t ow, int64_t rows, unsigned char* nanf, int half)
+{
+    const int64_t es = half ? 2 : 4;
+    for (int64_t i = 0; i < rows; ++i, in += istep, out += ostep) {
+        __m256 nan = _mm256_setzero_ps();
+        for (int64_t j = 0;; j += 8) {
+            const char* p;
+            __m256 a, b, c, d, h0, h1, m;
+            if (j > ow - 8) j = ow - 8; /* the last group moves back: its outputs are written twice, alike */
+            p = in + 2 * j * es;
+            a = mp_load8(p, half);
+            b = mp_load8(p + 8 * es, half);
+            c = mp_load8(p + rstep, half);
+            d = mp_load8(p + rstep + 8 * es, half);
+            nan = _mm256_or_ps(nan, _mm256_or_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q), _mm256_cmp_ps(c, d, _CMP_UNORD_Q)));
+            h0 = _mm256_max_ps(_mm256_shuffle_ps(a, b, 0xdd), _mm256_shuffle_ps(a, b, 0x88));
+            h1 = _mm256_max_ps(_mm256_shuffle_ps(c, d, 0xdd), _mm256_shuffle_ps(c, d, 0x88));
+            m = mp_order(_mm256_max_ps(h1, h0));
+            if (half) _mm_storeu_si128((__m128i*)(out + j * 2), _mm256_cvtps_ph(m, _MM_FROUND_TO_NEAREST_INT));
+            else _mm256_storeu_ps((float*)(out + j * 4), m);
+            if (j == ow - 8) break;
+        }
+        nanf[i] = (unsigned char)(_mm256_movemask_ps(nan) != 0);
+    }
+}
+
+static MP_TARGET void mp_fused2_f16(const char* in, int64_t istep, int64_t rstep, char* out, int64_t ostep, int64_t ow,
+                                    int64_t rows, unsigned char* nanf)
+{
+    mp_fused2_body(in, istep, rstep, out, ostep, ow, rows, nanf, 1);
+}
+
 /* The vector kernels for a type, index size and window width, or NULL: the one place
  * that looks at the machine's instruction set. */
 static const mp_vector* mp_vector_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, int64_t kw)
 {
-#  define MP_V(H, F) {H, {F##_r2, F##_r3, F}}
+#  define MP_V(H, F, X) {H, {F##_r2, F##_r3, F}, X}
     /* [float16][width 2, 3, other][no indices, UINT32, UINT64] */
     static const mp_vector table[2][3][3] = {
-        {{MP_V(mp_h_f32_k2, mp_v_f32), MP_V(mp_h_f32_k2_i, mp_v_f32_i32), MP_V(mp_h_f32_k2_i, mp_v_f32_i64)},
-         {MP_V(mp_h_f32_k3, mp_v_f32), MP_V(mp_h_f32_k3_i, mp_v_f32_i32), MP_V(mp_h_f32_k3_i, mp_v_f32_i64)},
-         {MP_V(mp_h_f32, mp_v_f32), MP_V(mp_h_f32_i, mp_v_f32_i32), MP_V(mp_h_f32_i, mp_v_f32_i64)}},
-        {{MP_V(mp_h_f16_k2, mp_v_f16), MP_V(mp_h_f16_k2_i, mp_v_f16_i32), MP_V(mp_h_f16_k2_i, mp_v_f16_i64)},
-         {MP_V(mp_h_f16_k3, mp_v_f16), MP_V(mp_h_f16_k3_i, mp_v_f16_i32), MP_V(mp_h_f16_k3_i, mp_v_f16_i64)},
-         {MP_V(mp_h_f16, mp_v_f16), MP_V(mp_h_f16_i, mp_v_f16_i32), MP_V(mp_h_f16_i, mp_v_f16_i64)}}};
+        {{MP_V(mp_h_f32_k2, mp_v_f32, NULL) /* float32: see mp_fused2_body */, MP_V(mp_h_f32_k2_i, mp_v_f32_i32, NULL),
+          MP_V(mp_h_f32_k2_i, mp_v_f32_i64, NULL)},
+         {MP_V(mp_h_f32_k3, mp_v_f32, NULL), MP_V(mp_h_f32_k3_i, mp_v_f32_i32, NULL), MP_V(mp_h_f32_k3_i, mp_v_f32_i64, NULL)},
+         {MP_V(mp_h_f32, mp_v_f32, NULL), MP_V(mp_h_f32_i, mp_v_f32_i32, NULL), MP_V(mp_h_f32_i, mp_v_f32_i64, NULL)}},
+        {{MP_V(mp_h_f16_k2, mp_v_f16, mp_fused2_f16), MP_V(mp_h_f16_k2_i, mp_v_f16_i32, NULL),
+          MP_V(mp_h_f16_k2_i, mp_v_f16_i64, NULL)},
+         {MP_V(mp_h_f16_k3, mp_v_f16, NULL), MP_V(mp_h_f16_k3_i, mp_v_f16_i32, NULL), MP_V(mp_h_f16_k3_i, mp_v_f16_i64, NULL)},
+         {MP_V(mp_h_f16, mp_v_f16, NULL), MP_V(mp_h_f16_i, mp_v_f16_i32, NULL), MP_V(mp_h_f16_i, mp_v_f16_i64, NULL)}}};
 #  undef MP_V
     const int i = idx_size == 0 ? 0 : (idx_size == 4 ? 1 : 2), w = kw == 2 ? 0 : (kw == 3 ? 1 : 2);
     if (type != DML_TENSOR_DATA_TYPE_FLOAT32 && type != DML_TENSOR_DATA_TYPE_FLOAT16) return NULL;
@@ -573,6 +623,29 @@ static void mp_band(const mp_job* job, mp_row* r, int64_t b0, int64_t b1, int64_
     int64_t off[MP_WROWS];
     int32_t rel[MP_WROWS];
     mp_vjob v;
+    if (st->fused2 && nd == 1 && t0 == 0 && t1 == dw->out && b0 < st->ri1) {
+        /* The rows whose windows hold both input rows, fused; a row that met a NaN again
+         * by the generic kernel; the rest (a last row half in the padding) below. */
+        const int64_t f1 = b1 < st->ri1 ? b1 : st->ri1, id = r->id0 + r->td0 * dd->d;
+        unsigned char* nanf = hb->nan;
+        for (int64_t f0 = b0; f0 < f1; f0 += MP_HBUF) {
+            const int64_t n = f1 - f0 < MP_HBUF ? f1 - f0 : MP_HBUF;
+            st->vec->fused2(r->in + (id * dd->is + 2 * f0 * dh->is) * es, 2 * dh->is * es, dh->is * es,
+                            out + f0 * dh->os * es, dh->os * es, dw->out, n, nanf);
+            for (int64_t i = 0; i < n; ++i) {
+                if (!nanf[i]) continue;
+                r->out = out + (f0 + i) * dh->os * es;
+                r->ih0 = 2 * (f0 + i);
+                r->th0 = 0;
+                r->th1 = 2;
+                st->generic(st, r, 0, dw->out);
+            }
+        }
+        r->out = out;
+        if (f1 == b1) return;
+        b0 = f1;
+        lo = b0 * dh->s - dh->p;
+    }
     if (lo < 0) lo = 0;
     if (hi > dh->n) hi = dh->n;
     rows = hi - lo;
@@ -900,6 +973,9 @@ static void plan(mp_state* st, const mp_args* a, const dmlc_tensor* in, const dm
             dw->n < ((int64_t)1 << 30))
             st->vec = mp_vector_for(in->type, st->idx_size, dw->k);
         if (st->vec && !mp_plan_vector(st)) st->vec = NULL;
+        /* (every window's columns in bounds: 2*OW <= W; its rows: below ri1) */
+        st->fused2 = st->vec && st->vec->fused2 && dw->k == 2 && dw->p == 0 && dw->out >= 8 && 2 * dw->out <= dw->n &&
+                     dh->k == 2 && dh->s == 2 && dh->d == 1 && dh->p == 0 && dd->k == 1;
     }
 }
 
