@@ -178,31 +178,37 @@ typedef struct dmlc_key {
     uint32_t w[DMLC_CACHE_WORDS];
 } dmlc_key;
 
-typedef struct dmlc_op_cache {
-    UINT next;
-    DMLC_OPERATOR* op[DMLC_CACHE_SLOTS];
+/* The keys of one cache's slots; a slot with n == 0 is empty (a key has at least the type). */
+typedef struct dmlc_slots {
+    UINT next; /* the oldest slot, the next to be replaced */
     UINT n[DMLC_CACHE_SLOTS];
     uint32_t key[DMLC_CACHE_SLOTS][DMLC_CACHE_WORDS];
-    /* dmlcInferOutputSizes's: the sizes of up to two outputs */
-    UINT infer_next;
-    UINT infer_n[DMLC_CACHE_SLOTS];
+} dmlc_slots;
+
+typedef struct dmlc_op_cache {
+    dmlc_slots ops;                    /* dmlcExecuteOperator's ... */
+    DMLC_OPERATOR* op[DMLC_CACHE_SLOTS];
+    dmlc_slots infer;                  /* ... and dmlcInferOutputSizes's: up to two outputs' sizes */
     DMLC_TENSOR_SIZES sizes[DMLC_CACHE_SLOTS][2];
-    uint32_t infer_key[DMLC_CACHE_SLOTS][DMLC_CACHE_WORDS];
 } dmlc_op_cache;
 
-static void key_put(dmlc_key* k, uint32_t v)
+/* The slot holding key k, or DMLC_CACHE_SLOTS. */
+static UINT slot_find(const dmlc_slots* s, const dmlc_key* k)
 {
-    if (k->n < DMLC_CACHE_WORDS) k->w[k->n++] = v;
-    else k->ok = 0;
+    UINT i = 0;
+    while (i < DMLC_CACHE_SLOTS && !(s->n[i] == k->n && memcmp(s->key[i], k->w, (size_t)k->n * sizeof k->w[0]) == 0))
+        ++i;
+    return i;
 }
 
-static void key_bits(dmlc_key* k, const void* p, size_t words)
+/* The oldest slot, now holding key k (its caller replaces what the slot kept). */
+static UINT slot_take(dmlc_slots* s, const dmlc_key* k)
 {
-    for (size_t i = 0; i < words; ++i) {
-        uint32_t v;
-        memcpy(&v, (const char*)p + 4 * i, 4);
-        key_put(k, v);
-    }
+    const UINT i = s->next;
+    s->n[i] = k->n;
+    memcpy(s->key[i], k->w, (size_t)k->n * sizeof k->w[0]);
+    s->next = (i + 1) % DMLC_CACHE_SLOTS;
+    return i;
 }
 
 /* Room for m more words at the end of k, or NULL (and no key) if they do not fit. */
@@ -216,6 +222,19 @@ static uint32_t* key_room(dmlc_key* k, UINT m)
     w = k->w + k->n;
     k->n += m;
     return w;
+}
+
+static void key_put(dmlc_key* k, uint32_t v)
+{
+    uint32_t* w = key_room(k, 1);
+    if (w) *w = v;
+}
+
+/* A field's bits (a float, DML_SCALAR_UNION's 8 bytes), `words` 32-bit words of them. */
+static void key_bits(dmlc_key* k, const void* p, UINT words)
+{
+    uint32_t* w = key_room(k, words);
+    if (w) memcpy(w, p, (size_t)words * sizeof *w);
 }
 
 /* n values of a, n first; a count creation refuses is no key. */
@@ -308,21 +327,16 @@ static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
     if (!d) return 0;
     key_put(k, (uint32_t)desc->Type);
     switch ((int)desc->Type) {
-    case DML_OPERATOR_DEPTH_TO_SPACE:
-    case DML_OPERATOR_SPACE_TO_DEPTH: {
-        const DML_DEPTH_TO_SPACE_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->BlockSize);
-        break;
-    }
+    case DML_OPERATOR_DEPTH_TO_SPACE: /* the first version is the prefix of the second */
+    case DML_OPERATOR_SPACE_TO_DEPTH:
     case DML_OPERATOR_DEPTH_TO_SPACE1:
     case DML_OPERATOR_SPACE_TO_DEPTH1: {
         const DML_DEPTH_TO_SPACE1_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*)d;
         key_tensor(k, o->InputTensor);
         key_tensor(k, OUT(o->OutputTensor));
         key_put(k, o->BlockSize);
-        key_put(k, (uint32_t)o->Order);
+        if (desc->Type == DML_OPERATOR_DEPTH_TO_SPACE1 || desc->Type == DML_OPERATOR_SPACE_TO_DEPTH1)
+            key_put(k, (uint32_t)o->Order);
         break;
     }
     case DML_OPERATOR_PADDING: {
@@ -371,23 +385,17 @@ static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
         key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
         break;
     }
-    case DML_OPERATOR_MAX_POOLING1: {
-        const DML_MAX_POOLING1_OPERATOR_DESC* o = (const DML_MAX_POOLING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_tensor(k, OUT(o->OutputIndicesTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        break;
-    }
+    case DML_OPERATOR_MAX_POOLING1: /* the prefix of MAX_POOLING2 */
     case DML_OPERATOR_MAX_POOLING2: {
         const DML_MAX_POOLING2_OPERATOR_DESC* o = (const DML_MAX_POOLING2_OPERATOR_DESC*)d;
+        const int v2 = desc->Type == DML_OPERATOR_MAX_POOLING2;
         key_tensor(k, o->InputTensor);
         key_tensor(k, OUT(o->OutputTensor));
         key_tensor(k, OUT(o->OutputIndicesTensor));
         key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
-        if (!o->Dilations) k->ok = 0;
+        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding,
+                   v2 ? o->Dilations : NULL);
+        if (v2 && !o->Dilations) k->ok = 0;
         break;
     }
     case DML_OPERATOR_AVERAGE_POOLING: {
@@ -420,16 +428,7 @@ static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
         }
         break;
     }
-    case DML_OPERATOR_SLICE: {
-        const DML_SLICE_OPERATOR_DESC* o = (const DML_SLICE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_uints(k, o->Offsets, o->DimensionCount);
-        key_uints(k, o->Sizes, o->DimensionCount);
-        key_uints(k, o->Strides, o->DimensionCount);
-        break;
-    }
+    case DML_OPERATOR_SLICE: /* SLICE1's layout, with UINT strides */
     case DML_OPERATOR_SLICE1: {
         const DML_SLICE1_OPERATOR_DESC* o = (const DML_SLICE1_OPERATOR_DESC*)d;
         key_tensor(k, o->InputTensor);
@@ -530,13 +529,14 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
     if (outputCount <= 2 && key_desc(&k, desc, 1)) {
         key_put(&k, flags);
         key_put(&k, outputCount);
-        if (k.ok && (c = thread_cache()) != NULL)
-            for (UINT i = 0; i < DMLC_CACHE_SLOTS; ++i)
-                if (c->infer_n[i] == k.n && memcmp(c->infer_key[i], k.w, (size_t)k.n * sizeof k.w[0]) == 0) {
-                    if (outputCount) memcpy(outputs, c->sizes[i], outputCount * sizeof *outputs);
-                    dmlc_clear_error();
-                    return S_OK;
-                }
+        if (k.ok && (c = thread_cache()) != NULL) {
+            const UINT i = slot_find(&c->infer, &k);
+            if (i < DMLC_CACHE_SLOTS) {
+                if (outputCount) memcpy(outputs, c->sizes[i], outputCount * sizeof *outputs);
+                dmlc_clear_error();
+                return S_OK;
+            }
+        }
     }
     sh.who = name;
     sh.flags = flags;
@@ -545,11 +545,8 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
     sh.sizes = outputs;
     if (FAILED(hr = family.infer(desc->Type, name, desc->Desc, &sh))) return hr;
     if (c) { /* kept in the oldest slot */
-        const UINT i = c->infer_next;
-        c->infer_n[i] = k.n;
-        memcpy(c->infer_key[i], k.w, (size_t)k.n * sizeof k.w[0]);
+        const UINT i = slot_take(&c->infer, &k);
         if (outputCount) memcpy(c->sizes[i], outputs, outputCount * sizeof *outputs);
-        c->infer_next = (i + 1) % DMLC_CACHE_SLOTS;
     }
     dmlc_clear_error();
     return S_OK;
@@ -661,20 +658,17 @@ HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, cons
     dmlc_op_cache* c = NULL;
     dmlc_key k;
     HRESULT hr;
-    if (key_desc(&k, desc, 0) && (c = thread_cache()) != NULL)
-        for (UINT i = 0; i < DMLC_CACHE_SLOTS; ++i)
-            if (c->op[i] && c->n[i] == k.n && memcmp(c->key[i], k.w, (size_t)k.n * sizeof k.w[0]) == 0)
-                return dmlcExecute(c->op[i], inputCount, inputs, outputCount, outputs);
+    if (key_desc(&k, desc, 0) && (c = thread_cache()) != NULL) {
+        const UINT i = slot_find(&c->ops, &k);
+        if (i < DMLC_CACHE_SLOTS) return dmlcExecute(c->op[i], inputCount, inputs, outputCount, outputs);
+    }
     hr = dmlcCreateOperator(desc, &op);
     if (FAILED(hr)) return hr;
     hr = dmlcExecute(op, inputCount, inputs, outputCount, outputs);
-    if (c) { /* kept in the oldest slot */
-        const UINT i = c->next;
+    if (c) { /* kept in the oldest slot, in place of what it kept */
+        const UINT i = slot_take(&c->ops, &k);
         dmlcReleaseOperator(c->op[i]);
         c->op[i] = op;
-        c->n[i] = k.n;
-        memcpy(c->key[i], k.w, (size_t)k.n * sizeof k.w[0]);
-        c->next = (i + 1) % DMLC_CACHE_SLOTS;
     } else {
         dmlcReleaseOperator(op);
     }

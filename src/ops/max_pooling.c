@@ -524,38 +524,31 @@ MP_VERT(mp_v_f16_i64, 1, 8, 0)
  * only adds a store and a load of a float per output.  For float16 that is as many bytes
  * as the input, and this kernel is 1.7x faster than the buffered one (f16 (8, 64, 224, 224):
  * 2.8 against 4.8 ms on one thread); float32 stays with the buffered path, whose H pass
- * reads one stream of consecutive rows and was faster there (7.5 against 12.6 ms). */
-static MP_TARGET MP_INLINE void mp_fused2_body(const char* in, int64_t istep, int64_t rstep, char* out, int64_t ostep,
-                                               int64_t ow, int64_t rows, unsigned char* nanf, int half)
+ * reads one stream of consecutive rows and was faster there (7.5 against 12.6 ms), so
+ * there is no float32 version. */
+static MP_TARGET void mp_fused2_f16(const char* in, int64_t istep, int64_t rstep, char* out, int64_t ostep, int64_t ow,
+                                    int64_t rows, unsigned char* nanf)
 {
-    const int64_t es = half ? 2 : 4;
     for (int64_t i = 0; i < rows; ++i, in += istep, out += ostep) {
         __m256 nan = _mm256_setzero_ps();
         for (int64_t j = 0;; j += 8) {
             const char* p;
-            __m256 a, b, c, d, h0, h1, m;
+            __m256 a, b, c, d, h0, h1;
             if (j > ow - 8) j = ow - 8; /* the last group moves back: its outputs are written twice, alike */
-            p = in + 2 * j * es;
-            a = mp_load8(p, half);
-            b = mp_load8(p + 8 * es, half);
-            c = mp_load8(p + rstep, half);
-            d = mp_load8(p + rstep + 8 * es, half);
+            p = in + 4 * j;             /* columns 2j .. 2j + 15, 2 bytes each */
+            a = mp_load8(p, 1);
+            b = mp_load8(p + 16, 1);
+            c = mp_load8(p + rstep, 1);
+            d = mp_load8(p + rstep + 16, 1);
             nan = _mm256_or_ps(nan, _mm256_or_ps(_mm256_cmp_ps(a, b, _CMP_UNORD_Q), _mm256_cmp_ps(c, d, _CMP_UNORD_Q)));
             h0 = _mm256_max_ps(_mm256_shuffle_ps(a, b, 0xdd), _mm256_shuffle_ps(a, b, 0x88));
             h1 = _mm256_max_ps(_mm256_shuffle_ps(c, d, 0xdd), _mm256_shuffle_ps(c, d, 0x88));
-            m = mp_order(_mm256_max_ps(h1, h0));
-            if (half) _mm_storeu_si128((__m128i*)(out + j * 2), _mm256_cvtps_ph(m, _MM_FROUND_TO_NEAREST_INT));
-            else _mm256_storeu_ps((float*)(out + j * 4), m);
+            _mm_storeu_si128((__m128i*)(out + j * 2),
+                             _mm256_cvtps_ph(mp_order(_mm256_max_ps(h1, h0)), _MM_FROUND_TO_NEAREST_INT));
             if (j == ow - 8) break;
         }
         nanf[i] = (unsigned char)(_mm256_movemask_ps(nan) != 0);
     }
-}
-
-static MP_TARGET void mp_fused2_f16(const char* in, int64_t istep, int64_t rstep, char* out, int64_t ostep, int64_t ow,
-                                    int64_t rows, unsigned char* nanf)
-{
-    mp_fused2_body(in, istep, rstep, out, ostep, ow, rows, nanf, 1);
 }
 
 /* The vector kernels for a type, index size and window width, or NULL: the one place
@@ -565,7 +558,7 @@ static const mp_vector* mp_vector_for(DML_TENSOR_DATA_TYPE type, UINT idx_size, 
 #  define MP_V(H, F, X) {H, {F##_r2, F##_r3, F}, X}
     /* [float16][width 2, 3, other][no indices, UINT32, UINT64] */
     static const mp_vector table[2][3][3] = {
-        {{MP_V(mp_h_f32_k2, mp_v_f32, NULL) /* float32: see mp_fused2_body */, MP_V(mp_h_f32_k2_i, mp_v_f32_i32, NULL),
+        {{MP_V(mp_h_f32_k2, mp_v_f32, NULL) /* float32: see mp_fused2_f16 */, MP_V(mp_h_f32_k2_i, mp_v_f32_i32, NULL),
           MP_V(mp_h_f32_k2_i, mp_v_f32_i64, NULL)},
          {MP_V(mp_h_f32_k3, mp_v_f32, NULL), MP_V(mp_h_f32_k3_i, mp_v_f32_i32, NULL), MP_V(mp_h_f32_k3_i, mp_v_f32_i64, NULL)},
          {MP_V(mp_h_f32, mp_v_f32, NULL), MP_V(mp_h_f32_i, mp_v_f32_i32, NULL), MP_V(mp_h_f32_i, mp_v_f32_i64, NULL)}},
