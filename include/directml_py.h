@@ -570,8 +570,10 @@ typedef struct DMLC_TENSOR_SIZES {
 
 typedef enum DMLC_INFER_FLAGS {
     DMLC_INFER_FLAG_NONE = 0,
-    /* Pooling: the ceil-mode output sizes, ceil((in + pads - window) / stride) + 1, which
-     * DirectML accepts beside the floor sizes (ONNX's ceil_mode). */
+    /* Pooling: PyTorch's and ONNX's ceil_mode output sizes, ceil((in + pads - window) /
+     * stride) + 1, less one where that last window would start in the end padding
+     * ((size - 1) * stride >= in + start padding).  dmlcCreateOperator accepts these sizes,
+     * the floor sizes and the plain ceil sizes. */
     DMLC_INFER_FLAG_CEIL_MODE = 1
 } DMLC_INFER_FLAGS;
 
