@@ -701,6 +701,7 @@ HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, cons
     dmlc_op_cache* c = NULL;
     dmlc_key k;
     HRESULT hr;
+    if (!desc) return dmlc_fail(E_POINTER, "dmlcExecuteOperator", "desc is NULL");
     if (key_desc(&k, desc, 0) && (c = thread_cache()) != NULL) {
         const UINT i = slot_find(&c->ops, &k);
         if (i < DMLC_CACHE_SLOTS) return dmlcExecute(c->op[i], inputCount, inputs, outputCount, outputs);
