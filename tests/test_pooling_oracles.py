@@ -18,11 +18,11 @@ from support import random_array
 MAX_DTYPES_TORCH = [np.float64, np.float32, np.float16, np.int8, np.int16, np.int32, np.int64, np.uint8]
 
 
-def axis_grid():
+def axis_grid(dilations):
     """One spatial axis's (n, window, stride, dilation, padding): every combination PyTorch
     accepts (padding at most half the undilated window) whose window fits the padded input."""
     cases = []
-    for n, k, s, d in itertools.product(range(3, 11), range(1, 5), range(1, 5), range(1, 4)):
+    for n, k, s, d in itertools.product(range(3, 11), range(1, 5), range(1, 5), dilations):
         keff = (k - 1) * d + 1
         for p in range(0, k // 2 + 1):
             if keff <= n + 2 * p:
@@ -30,10 +30,10 @@ def axis_grid():
     return cases
 
 
-def grid(sp, count, seed):
+def grid(sp, count, seed, dilations=(1, 2, 3)):
     """Configurations with sp spatial axes: for one axis the whole grid, for two and three
     `count` draws of one axis configuration per axis (a fixed seed: the same every run)."""
-    axis = axis_grid()
+    axis = axis_grid(dilations)
     if sp == 1:
         return [tuple(zip(c)) for c in axis]
     rng = np.random.default_rng(seed)
@@ -99,7 +99,9 @@ def test_pytorch_avg_pool(torch, sp, ceil_mode, include_padding, dtype):
     F = torch.nn.functional
     pool = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[sp]
     rng = np.random.default_rng(sp * 100 + ceil_mode * 10 + include_padding)
-    cases = [c for c in grid(sp, 150 if sp == 2 else 60, seed=10 + sp) if set(c[3]) == {1}]
+    cases = grid(sp, 150 if sp == 2 else 60, seed=10 + sp, dilations=(1,))
+    if sp == 3:  # avg_pool3d refuses an input smaller than the window, padding or not
+        cases = [c for c in cases if all(n >= k for n, k in zip(c[0], c[1]))]
     tol = {np.float64: 1e-12, np.float32: 1e-5, np.float16: 2e-3}[dtype]
     drops = 0
     for n, k, s, _, p in cases:
