@@ -28,8 +28,8 @@ def tracked(*prefixes):
 def check_sdist(path, problems):
     with tarfile.open(path) as tar:
         names = {m.name.split("/", 1)[1] for m in tar.getmembers() if m.isfile() and "/" in m.name}
-    need = tracked("src", "include", "dmlc", "tests") | {"setup.py", "pyproject.toml", "README.md", "MANIFEST.in",
-                                                        "bench/run.py"}
+    need = tracked("src", "include", "dmlc", "tests") | {"setup.py", "pyproject.toml", "README.md", "CHANGELOG.md",
+                                                        "MANIFEST.in", "bench/run.py"}
     for name in sorted(need - names):
         problems.append(f"sdist: {name} is missing")
     generated = {"PKG-INFO", "setup.cfg"}

@@ -72,9 +72,10 @@ def avg_pool(x: ArrayLike, window_size: Union[int, Sequence[int]], *,
         Divide by the number of window positions inside the padded input (PyTorch's
         ``count_include_pad=True``) instead of the number of elements inside ``x``.
     ceil_mode : bool, default False
-        Output size per axis ``ceil((n + start + end - k) / stride) + 1`` instead of the
-        floor, with ``k = (window - 1) * dilation + 1``.  A last window may then start in
-        the end padding or past it (PyTorch drops such a window; DirectML keeps it).
+        PyTorch's and ONNX's ceil mode: output size per axis ``ceil((n + start + end - k)
+        / stride) + 1`` instead of the floor, with ``k = (window - 1) * dilation + 1``,
+        less one where that last window would start in the end padding (``(size - 1) *
+        stride >= n + start``).  A last window may run past the end padding.
     out : ndarray, optional
         Where to write the result: x's dtype and the output's shape; it may be a strided view.
 

@@ -207,6 +207,11 @@ cdef int dml_type_of(cnp.ndarray a, str name) except -1
 # x as an ndarray the core can read in place: any ndarray, DLPack, array-interface or buffer
 # object without a copy (copies only negative, odd or huge strides and unaligned data).
 cdef cnp.ndarray as_input(object x, str name)
+# x as an ndarray by as_input's path (DLPack with its device, grad and dtype refusals, the
+# array interface, the buffer protocol, array-likes) over x's own memory, but without
+# as_input's dtype check and copies: for functions that look at x's shape and strides
+# (negative ones included) before as_input binds it.
+cdef cnp.ndarray as_ndarray(object x, str name)
 # True if as_input(x, name) would return x itself (no copy, no error).
 cdef bint input_ready(object x)
 # An enum argument's int value: a str in table (the spellings of dmlc._enums.spellings(cls))

@@ -242,12 +242,14 @@ cdef int enum_arg(object value, dict table, object cls, str fname, str argname) 
     return v
 
 
-cdef cnp.ndarray as_input(object x, str name):
-    cdef cnp.ndarray a
+cdef cnp.ndarray as_ndarray(object x, str name):
     if cnp.PyArray_Check(x):
-        a = <cnp.ndarray>x
-    else:
-        a = <cnp.ndarray>input_array(x, name)  # DLPack, array interface, buffer, array-like
+        return <cnp.ndarray>x
+    return <cnp.ndarray>input_array(x, name)  # DLPack, array interface, buffer, array-like
+
+
+cdef cnp.ndarray as_input(object x, str name):
+    cdef cnp.ndarray a = as_ndarray(x, name)
     if not cnp.PyArray_ISNOTSWAPPED(a):
         a = a.astype(a.dtype.newbyteorder("="))
     dml_type_of(a, name)

@@ -65,9 +65,10 @@ def max_pool(x: ArrayLike, window_size: Union[int, Sequence[int]], *,
     indices_dtype : {"uint32", "uint64"}
         The indices' dtype.  ``uint32`` requires ``x.size < 2**32``.
     ceil_mode : bool, default False
-        Output size per axis ``ceil((n + start + end - k) / stride) + 1`` instead of the
-        floor, with ``k = (window - 1) * dilation + 1``.  A last window that covers only
-        padding is kept (unlike PyTorch, which drops it) and gives the lowest value.
+        PyTorch's and ONNX's ceil mode: output size per axis ``ceil((n + start + end - k)
+        / stride) + 1`` instead of the floor, with ``k = (window - 1) * dilation + 1``,
+        less one where that last window would start in the end padding (``(size - 1) *
+        stride >= n + start``).  Example: n 17, window 2, stride 3, padding 1 and 1: 6.
     out : ndarray or writable CPU tensor, or a pair (values, indices) with ``return_indices``, optional
         Where to write the results (ndarrays, PyTorch tensors, any objects with
         ``__dlpack__``, the array interface or the buffer protocol); returned as given.

@@ -14,7 +14,8 @@ from numpy.typing import ArrayLike
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_MAX_UNPOOLING_OPERATOR_DESC, DML_OPERATOR_MAX_UNPOOLING,
                          DML_TENSOR_TYPE_BUFFER, DML_TENSOR_FLAG_NONE, DML_TENSOR_DATA_TYPE, DMLC_BUFFER_BINDING, UINT,
-                         as_input, as_output, bind, dml_type_of, execute, finish_output, infer_shape, may_overlap)
+                         as_input, as_ndarray, as_output, bind, dml_type_of, execute, finish_output, infer_shape,
+                         may_overlap)
 from dmlc._args import index_of
 
 cnp.import_array()
@@ -63,7 +64,7 @@ cdef object unpool(x, indices, output_shape, out, str fname):
     cdef DML_MAX_UNPOOLING_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
     cdef DMLC_BUFFER_BINDING ins[2]
-    idx_arr = indices if cnp.PyArray_Check(indices) else np.asarray(indices)
+    idx_arr = as_ndarray(indices, "indices")  # the input path x takes; the dtype is checked here
     if idx_arr.dtype.kind != "u" or idx_arr.dtype.itemsize not in (4, 8):
         raise TypeError(f"{fname}: indices has dtype {idx_arr.dtype}, expected uint32 or uint64 (as max_pool returns "
                         f"them)")

@@ -12,7 +12,7 @@ request; ONNX Runtime's arena keeps all of it.  dmlc keeps a bounded amount:
 - when such an array is freed (it and every view of it are gone), its memory goes back
   to the pool instead of the system, as long as the pool holds at most its limit
   (``get_output_pool_limit``; ``DMLC_OUTPUT_POOL`` in the environment sets it at import,
-  in bytes; 0 turns the pool off), the oldest buffers leaving first;
+  in bytes or with a unit, ``512MiB``; 0 turns the pool off), the oldest buffers leaving first;
 - a new output takes a held buffer from its size to an eighth more, else fresh memory
   (with transparent huge pages requested, as NumPy does).
 
@@ -20,6 +20,9 @@ request; ONNX Runtime's arena keeps all of it.  dmlc keeps a bounded amount:
 to the system.  The pool never holds memory an array still uses.
 """
 import os
+import sys
+
+from dmlc._args import index_of
 
 cimport numpy as cnp
 from cpython.pycapsule cimport PyCapsule_New
@@ -213,23 +216,41 @@ DEFAULT_LIMIT = 256 << 20
 cdef object _handler
 
 
-def _limit_from_environment():
-    text = os.environ.get("DMLC_OUTPUT_POOL", "").strip()
+#: The units DMLC_OUTPUT_POOL takes after its number, in any case: powers of 1024.
+UNITS = {"": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30}
+#: The largest limit: what a size_t holds.
+MOST_BYTES = <size_t>-1
+
+
+def _limit_from_environment(text):
+    """DMLC_OUTPUT_POOL's limit, read by the rule DMLC_NUM_THREADS is read by (in the C
+    core): a whole number in ASCII decimal digits and nothing else (no sign, space,
+    underscore or other scripts' digits), here optionally followed by a unit (UNITS);
+    unset or empty means the default.  A bad value never stops dmlc from importing: it is
+    reported in one line on stderr, naming the variable, the value (up to 40 characters)
+    and the limit used instead, which is the default, or for a value too large the largest
+    limit.  Example: "512MiB" is 536870912; "512 MB" is reported and 268435456 used."""
     if not text:
         return DEFAULT_LIMIT
-    try:
-        value = int(text)
-    except ValueError:
-        raise ImportError(f"dmlc: DMLC_OUTPUT_POOL is {text!r}, expected a number of bytes (0 turns the pool off)") from None
-    if value < 0:
-        raise ImportError(f"dmlc: DMLC_OUTPUT_POOL is {value}, expected 0 or more bytes")
-    return value
+    number = text.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    unit = text[len(number):].lower()
+    if number and unit in UNITS and all("0" <= c <= "9" for c in number):
+        digits = number.lstrip("0")
+        if len(digits) <= 20 and int(digits or "0") * UNITS[unit] <= MOST_BYTES:
+            return int(digits or "0") * UNITS[unit]
+        why, used = f"more than the {MOST_BYTES} bytes a limit can be", MOST_BYTES
+    else:
+        why, used = "not a whole number of bytes, optionally with a unit (K, M, G, KiB, MiB or GiB)", DEFAULT_LIMIT
+    shown = text[:40] + ("..." if len(text) > 40 else "")
+    default = " (the default)" if used == DEFAULT_LIMIT else ""
+    sys.stderr.write(f'dmlc: DMLC_OUTPUT_POOL is "{shown}", {why}; using {used} bytes{default} instead\n')
+    return used
 
 
 dmlc_the_pool.lock = PyThread_allocate_lock()
 if dmlc_the_pool.lock == NULL:
     raise MemoryError("dmlc: cannot allocate the output pool's lock")
-dmlc_the_pool.limit = _limit_from_environment()
+dmlc_the_pool.limit = _limit_from_environment(os.environ.get("DMLC_OUTPUT_POOL", ""))
 _handler = PyCapsule_New(&dmlc_pool_handler, "mem_handler", NULL)
 
 
@@ -253,8 +274,7 @@ def set_output_pool_limit(limit):
     """Set the most bytes of freed outputs dmlc keeps for its next outputs (0: none).
 
     Buffers held beyond the new limit are given back to the system at once."""
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        raise TypeError(f"set_output_pool_limit: limit must be an int, not {type(limit).__name__}")
+    limit = index_of(limit, "set_output_pool_limit", "limit")  # an int, a NumPy integer, anything with __index__
     cdef size_t most = <size_t>-1, n
     if limit < 0 or limit > most:
         raise ValueError(f"set_output_pool_limit: limit is {limit}, expected 0 to {most} bytes")

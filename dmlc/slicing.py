@@ -1,80 +1,11 @@
-"""dmlc.slice (DirectML SLICE1)."""
-import builtins
-from typing import Optional, Sequence, Union
+"""dmlc.slice (DirectML SLICE1).
 
-import numpy as np
-from numpy.typing import ArrayLike
-
-from dmlc._args import ints_per_axis
-from dmlc._slicing import slice1 as _slice1
+slice is a Cython function (dmlc._slicing), with its signature and docstring, so a small
+call runs no Python frame; this module is its public home.
+"""
+from dmlc._slicing import slice
 
 __all__ = ["slice"]
 
-_UINT_MAX = 2**32 - 1
-_INT_MIN, _INT_MAX = -2**31, 2**31 - 1
-
-
-def slice(x: ArrayLike, offsets: Union[int, Sequence[int]], sizes: Union[int, Sequence[int]],
-          strides: Union[int, Sequence[int]] = 1, *, out: Optional[np.ndarray] = None) -> np.ndarray:
-    """Copy a strided window of an array (DirectML SLICE1).
-
-    Along each axis ``i`` the window is ``[offsets[i], offsets[i] + sizes[i])`` of ``x``,
-    walked with step ``strides[i]``: from the window's start when the step is positive,
-    from its end when it is negative.  The output keeps every element the walk reaches,
-    ``1 + (sizes[i] - 1) // abs(strides[i])`` of them.  In NumPy terms, with
-    ``o = offsets[i]`` and ``n = sizes[i]``, axis ``i`` is ``x[o : o + n : s]`` for a step
-    ``s > 0``, and for ``s < 0`` ``x[o + n - 1 :: s]`` stopped before index ``o``
-    (``x[o + n - 1 : o - 1 : s]`` when ``o > 0``).
-
-    Parameters
-    ----------
-    x : array_like
-        1 to 8 dimensions, any of the eleven supported dtypes.  Views are read in place
-        (those with negative strides too, through their mirror image).
-    offsets : int or sequence of int
-        Start of the window in each dimension (one int for all), 0 to 2**32 - 1.
-    sizes : int or sequence of int
-        Length of the window in each dimension; ``offsets + sizes`` may not pass the end
-        of ``x``.  A size of 0 gives an empty result along that axis.
-    strides : int or sequence of int, default 1
-        Step in each dimension, non-zero, -2**31 to 2**31 - 1; negative steps reverse.
-    out : ndarray, optional
-        Where to write the result: x's dtype and the shape above.
-
-    Returns
-    -------
-    ndarray
-        The slice (``out`` if given).
-
-    Examples
-    --------
-    >>> import numpy as np, dmlc
-    >>> x = np.arange(1, 17, dtype=np.float32).reshape(4, 4)
-    >>> dmlc.slice(x, [0, 1], [4, 3], [-2, 2])
-    array([[14., 16.],
-           [ 6.,  8.]], dtype=float32)
-    >>> dmlc.slice(np.arange(10), 2, 7, -3)  # the window 2..8, from its end
-    array([8, 5, 2])
-    """
-    a = x if type(x) is np.ndarray else np.asarray(x)
-    nd = a.ndim
-    if nd < 1 or nd > 8:
-        raise ValueError(f"slice: x has {nd} dimensions; DirectML tensors have 1 to 8")
-    offs = ints_per_axis(offsets, nd, "slice", "offsets", 0, _UINT_MAX)
-    lens = ints_per_axis(sizes, nd, "slice", "sizes", 0, _UINT_MAX)
-    steps = ints_per_axis(strides, nd, "slice", "strides", _INT_MIN, _INT_MAX)
-    if 0 in steps:
-        i = steps.index(0)
-        raise ValueError(f"slice: strides{'' if np.ndim(strides) == 0 else f'[{i}]'} is 0; a step must not be 0")
-    # An axis with a negative stride is read in its mirror image (positive strides, which DML
-    # tensors have): element t of the window [o, o + n) is element N - 1 - t of the mirror,
-    # so the window becomes [N - o - n, N - o) walked with the opposite step.  A window
-    # that does not fit is left for the core to report in the caller's terms.
-    view_strides = a.strides
-    back = [] if min(view_strides) >= 0 else [
-        k for k in range(nd) if view_strides[k] < 0 and a.shape[k] > 1 and offs[k] + lens[k] <= a.shape[k]]
-    if back:
-        a = a[tuple(builtins.slice(None, None, -1) if k in back else builtins.slice(None) for k in range(nd))]
-        for k in back:
-            offs[k], steps[k] = a.shape[k] - offs[k] - lens[k], -steps[k]
-    return _slice1(a, offs, lens, steps, out, "slice")
+# help(), pickle and Sphinx name it where users import it from.
+slice.__module__ = __name__

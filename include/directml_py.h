@@ -570,8 +570,10 @@ typedef struct DMLC_TENSOR_SIZES {
 
 typedef enum DMLC_INFER_FLAGS {
     DMLC_INFER_FLAG_NONE = 0,
-    /* Pooling: the ceil-mode output sizes, ceil((in + pads - window) / stride) + 1, which
-     * DirectML accepts beside the floor sizes (ONNX's ceil_mode). */
+    /* Pooling: PyTorch's and ONNX's ceil_mode output sizes, ceil((in + pads - window) /
+     * stride) + 1, less one where that last window would start in the end padding
+     * ((size - 1) * stride >= in + start padding).  dmlcCreateOperator accepts these sizes,
+     * the floor sizes and the plain ceil sizes. */
     DMLC_INFER_FLAG_CEIL_MODE = 1
 } DMLC_INFER_FLAGS;
 
@@ -635,12 +637,20 @@ DMLC_API HRESULT dmlcGetCpuFeatures(const char** features);
 DMLC_STATIC_ASSERT(uint_is_32_bits, sizeof(UINT) == 4 && sizeof(INT) == 4);
 DMLC_STATIC_ASSERT(hresult_is_32_bits, sizeof(HRESULT) == 4);
 DMLC_STATIC_ASSERT(enum_is_int, sizeof(DML_TENSOR_DATA_TYPE) == 4 && sizeof(DML_OPERATOR_TYPE) == 4);
-DMLC_STATIC_ASSERT(scalar_union_size, sizeof(DML_SCALAR_UNION) == 8);
 DMLC_STATIC_ASSERT(buffer_tensor_desc_strides, offsetof(DML_BUFFER_TENSOR_DESC, Strides) == DMLC_ALIGN_UP(12, DMLC_PTR) + DMLC_PTR);
 DMLC_STATIC_ASSERT(buffer_tensor_desc_total, offsetof(DML_BUFFER_TENSOR_DESC, TotalTensorSizeInBytes) == DMLC_ALIGN_UP(12, DMLC_PTR) + 2 * DMLC_PTR);
 DMLC_STATIC_ASSERT(buffer_tensor_desc_size, sizeof(DML_BUFFER_TENSOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(12, DMLC_PTR) + 2 * DMLC_PTR + 12, 8));
 DMLC_STATIC_ASSERT(tensor_desc_size, sizeof(DML_TENSOR_DESC) == 2 * DMLC_PTR && offsetof(DML_TENSOR_DESC, Desc) == DMLC_PTR);
 DMLC_STATIC_ASSERT(operator_desc_size, sizeof(DML_OPERATOR_DESC) == 2 * DMLC_PTR && offsetof(DML_OPERATOR_DESC, Desc) == DMLC_PTR);
+DMLC_STATIC_ASSERT(binding_size, sizeof(DMLC_BUFFER_BINDING) == DMLC_ALIGN_UP(DMLC_PTR + 16, 8));
+/* The checks above name only types that every directml.h declares and that the dmlc API
+ * takes, so they hold whoever declared them.  The operator descs below are checked where
+ * this header declares them: a directml.h included first declares those of its own
+ * DML_TARGET_VERSION, and an older one lacks DML_SCALE_BIAS, SLICE1, AVERAGE_POOLING1...
+ * (tests/test_header_after_directml.py includes a directml.h stand-in that declares only
+ * the first eleven operators' types, as an older one would). */
+#ifndef DIRECTML_H
+DMLC_STATIC_ASSERT(scalar_union_size, sizeof(DML_SCALAR_UNION) == 8);
 DMLC_STATIC_ASSERT(depth_space1_order, offsetof(DML_DEPTH_TO_SPACE1_OPERATOR_DESC, Order) == 2 * DMLC_PTR + 4);
 DMLC_STATIC_ASSERT(padding_fields, offsetof(DML_PADDING_OPERATOR_DESC, DimensionCount) == 2 * DMLC_PTR + 8 && offsetof(DML_PADDING_OPERATOR_DESC, StartPadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 12, DMLC_PTR));
 DMLC_STATIC_ASSERT(padding1_value, offsetof(DML_PADDING1_OPERATOR_DESC, PaddingValue) == 2 * DMLC_PTR + 8 && offsetof(DML_PADDING1_OPERATOR_DESC, DimensionCount) == 2 * DMLC_PTR + 16);
@@ -656,6 +666,6 @@ DMLC_STATIC_ASSERT(tile_fields, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == DML
 DMLC_STATIC_ASSERT(average_pooling_fields, offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(average_pooling1_fields, offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, Dilations) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, IndicesTensor) == DMLC_PTR && offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, OutputTensor) == 2 * DMLC_PTR && sizeof(DML_MAX_UNPOOLING_OPERATOR_DESC) == 3 * DMLC_PTR);
-DMLC_STATIC_ASSERT(binding_size, sizeof(DMLC_BUFFER_BINDING) == DMLC_ALIGN_UP(DMLC_PTR + 16, 8));
+#endif /* DIRECTML_H */
 
 #endif /* DIRECTML_PY_H */

@@ -283,7 +283,8 @@ typedef struct dmlc_pool_window {
 
 /* Checks the window fields against in ({N, C, spatial...}) and states output slot 0's sizes
  * in sh: N and C of the input, per spatial dimension the floor size or (check mode) the
- * ceil size too, or (infer mode with DMLC_INFER_FLAG_CEIL_MODE) the ceil size. */
+ * plain ceil size or the PyTorch/ONNX ceil size too, or (infer mode with
+ * DMLC_INFER_FLAG_CEIL_MODE) the PyTorch/ONNX ceil size (src/pooling.c has the rules). */
 HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w, const dmlc_tensor* in,
                                   dmlc_shapes* sh);
 

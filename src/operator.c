@@ -1,4 +1,7 @@
 /* operator.c - create / execute / release, the operator table, the error channel, threads. */
+#if !defined(_WIN32) && !defined(_GNU_SOURCE)
+#  define _GNU_SOURCE 1 /* dladdr, for pin_library below */
+#endif
 #include "dmlc_internal.h"
 
 #include <stdarg.h>
@@ -12,6 +15,7 @@
 #if defined(_WIN32)
 #  include <windows.h>
 #else
+#  include <dlfcn.h>
 #  include <pthread.h>
 #  include <unistd.h>
 #endif
@@ -469,6 +473,40 @@ static void cache_free(void* p)
     free(c);
 }
 
+/* ---- Unloading ----------------------------------------------------------------------
+ * A thread that called dmlcExecuteOperator or dmlcInferOutputSizes holds a cache that
+ * cache_free releases when the thread ends: a thread-exit destructor (pthread key, fiber
+ * local storage) whose code is this library's.  A plugin host that dlclose()s the library
+ * while such a thread is alive would have that thread jump into unmapped code as it ends
+ * (SIGSEGV).  A library destructor cannot make unloading safe: pthread_key_delete() stops
+ * the destructor but leaks every live thread's cache (which only its own thread may free:
+ * it may be in use), and worker threads of the library's thread pool also wait in code the
+ * library brought.  So, as glibc does for a library with C++ thread_local destructors
+ * pending, the library pins itself in memory the first time it registers a thread-exit
+ * destructor: it takes a reference to itself that is never released, with RTLD_NODELETE
+ * (the run-time form of linking with -z nodelete, which holds however the library was
+ * built: setup.py, a cross build, a static link into a plugin) or GET_MODULE_HANDLE_EX_
+ * FLAG_PIN.  dlclose() then leaves it loaded: its code and a few kilobytes of state stay,
+ * and a later dlopen() gets the same instance, settings included.  tests/c/unload.c is a
+ * host that unloads it with a live thread. */
+#if defined(_WIN32)
+static void pin_library(void)
+{
+    HMODULE self;
+    (void)GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_PIN,
+                             (LPCWSTR)(void*)&cache_free, &self);
+}
+#else
+static void pin_library(void)
+{
+    Dl_info info;
+    /* The object holding cache_free (this library, or a program it is linked into, which
+     * RTLD_NOLOAD then finds loaded already or not at all); the handle is never closed. */
+    if (dladdr((void*)&cache_free, &info) && info.dli_fname)
+        (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+}
+#endif
+
 /* The calling thread's cache (made on first use, freed when the thread ends), or NULL. */
 #if defined(_WIN32)
 static INIT_ONCE g_cache_once = INIT_ONCE_STATIC_INIT;
@@ -479,6 +517,7 @@ static BOOL CALLBACK cache_slot_init(PINIT_ONCE once, void* param, void** contex
     (void)once;
     (void)param;
     (void)context;
+    pin_library();
     g_cache_slot = FlsAlloc(cache_free_fls);
     return TRUE;
 }
@@ -498,7 +537,11 @@ static dmlc_op_cache* thread_cache(void)
 static pthread_once_t g_cache_once = PTHREAD_ONCE_INIT;
 static pthread_key_t g_cache_key;
 static int g_cache_key_ok;
-static void cache_key_init(void) { g_cache_key_ok = pthread_key_create(&g_cache_key, cache_free) == 0; }
+static void cache_key_init(void)
+{
+    pin_library();
+    g_cache_key_ok = pthread_key_create(&g_cache_key, cache_free) == 0;
+}
 static dmlc_op_cache* thread_cache(void)
 {
     dmlc_op_cache* c;
@@ -658,6 +701,7 @@ HRESULT dmlcExecuteOperator(const DML_OPERATOR_DESC* desc, UINT inputCount, cons
     dmlc_op_cache* c = NULL;
     dmlc_key k;
     HRESULT hr;
+    if (!desc) return dmlc_fail(E_POINTER, "dmlcExecuteOperator", "desc is NULL");
     if (key_desc(&k, desc, 0) && (c = thread_cache()) != NULL) {
         const UINT i = slot_find(&c->ops, &k);
         if (i < DMLC_CACHE_SLOTS) return dmlcExecute(c->op[i], inputCount, inputs, outputCount, outputs);

@@ -142,10 +142,16 @@ def lowest(dtype):
 
 
 def output_sizes(spatial, window, strides, start, end, dilations, ceil_mode=False):
+    """Pooling's output sizes: floor (ceil_mode False), PyTorch's and ONNX's ceil mode
+    (True: the ceil size less one where its last window would start in the end padding), or
+    "plain": the ceil size itself, which the raw ABI also accepts."""
     out = []
     for n, w, s, a, b, d in zip(spatial, window, strides, start, end, dilations):
         k = (w - 1) * d + 1
-        out.append((n + a + b - k + (s - 1 if ceil_mode else 0)) // s + 1)
+        o = (n + a + b - k + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode is True and (o - 1) * s >= n + a:
+            o -= 1  # PyTorch's and ONNX's ceil_mode: no last window starting in the end padding
+        out.append(o)
     return out
 
 

@@ -79,7 +79,45 @@ def test_ceil_mode_output_size_is_accepted(rng):
     raw = Raw()
     hr, msg = execute(avg_desc(raw, 0, raw.tensor_for(x), raw.tensor_for(y)), [x], [y])
     assert hr == 0, msg
-    assert_within_bound(y, x, (2, 2), (2, 2), (0, 0), (0, 0), (1, 1), False, True)
+    assert_within_bound(y, x, (2, 2), (2, 2), (0, 0), (0, 0), (1, 1), False, "plain")
+
+
+def test_plain_ceil_size_with_a_window_past_the_padded_input():
+    """n 2, window 1, stride 2, end padding 2: padded 4, floor 2, plain ceil 3, whose third
+    window (position 4) is past the padded input: NaN (a positive one) with IncludePadding
+    too.  The PyTorch size, 2 (that window starts in the end padding), is accepted as well."""
+    x = np.array([[[2, 4]]], np.float32)
+    for size, want in [(3, [2, 0, np.nan]), (2, [2, 0])]:
+        y = np.full((1, 1, size), 7, np.float32)
+        raw = Raw()
+        desc = avg_desc(raw, 1, raw.tensor_for(x), raw.tensor_for(y), (2,), (1,), (0,), (2,), (1,), 1)
+        hr, msg = execute(desc, [x], [y])
+        assert hr == 0, msg
+        np.testing.assert_array_equal(y.reshape(-1), want)
+        assert not np.signbit(y.reshape(-1)).any()
+        assert_within_bound(y, x, (1,), (2,), (0,), (2,), (1,), True, "plain" if size == 3 else True)
+
+
+def test_pytorch_ceil_size_below_the_floor_size(rng):
+    """n 4, window 1, stride 1, end padding 2: floor 6 = plain ceil, but PyTorch's ceil
+    mode drops the last window (it starts at 5, in the end padding): 5, which dmlcCreateOperator
+    accepts and dmlcInferOutputSizes gives with DMLC_INFER_FLAG_CEIL_MODE."""
+    x = random_array(rng, (1, 2, 4), np.float32)
+    raw = Raw()
+    op = avg_desc(raw, 1, raw.tensor(np.float32, x.shape, total=0), ffi.NULL, (1,), (1,), (0,), (2,), (1,))
+    assert infer(op) == [(1, 2, 6)]
+    assert infer(op, flags=lib.DMLC_INFER_FLAG_CEIL_MODE) == [(1, 2, 5)]
+    for size in (6, 5):
+        y = np.empty((1, 2, size), np.float32)
+        desc = avg_desc(raw, 1, raw.tensor_for(x), raw.tensor_for(y), (1,), (1,), (0,), (2,), (1,), 1)
+        hr, msg = execute(desc, [x], [y])
+        assert hr == 0, msg
+        assert_within_bound(y, x, (1,), (1,), (0,), (2,), (1,), True, size == 5)
+    assert_create_fails(lambda r: avg_desc(r, 1, r.tensor(np.float32, x.shape), r.tensor(np.float32, (1, 2, 4)),
+                                           (1,), (1,), (0,), (2,), (1,), 1), E_INVALIDARG,
+                        P1 + "OutputTensor.Sizes[2] is 4, expected 6 (floor), 6 (ceil) or 5 (ceil without a last "
+                        "window starting in the end padding) ((InputTensor.Sizes[2] 4 + StartPadding[0] 0 + "
+                        "EndPadding[0] 2 - window 1) / Strides[0] 1 + 1)")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])

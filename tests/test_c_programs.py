@@ -108,6 +108,24 @@ def test_c_program_slice_identity_in_place_and_tile(tmp_path):
         "error: DML_OPERATOR_SLICE1: InputWindowStrides[2] is 0; a stride must not be 0",
     ]
 
+@pytest.mark.skipif(compiler() is None, reason="no C compiler")
+def test_unloading_the_library_while_a_thread_that_called_it_lives(tmp_path):
+    """unload.c: a host dlopens libdirectml_py, calls dmlcInferOutputSizes and
+    dmlcExecuteOperator from a worker thread, dlcloses the library, then lets the worker
+    end: its per-thread cache's destructor must still be there (the library pins itself
+    when it registers one) rather than the worker dying of SIGSEGV.  Under CI's sanitizer
+    stage this runs with AddressSanitizer preloaded, and .ci/run also runs it built with it."""
+    exe = str(tmp_path / "unload")
+    subprocess.run([*compiler(), "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-pthread",
+                    os.path.join(HERE, "unload.c"), f"-I{dmlc.get_include()}", "-ldl", "-o", exe],
+                   check=True, capture_output=True, text=True)
+    r = subprocess.run([exe, dmlc.get_library_path()], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (0, "unload: a thread that called the library ended after dlclose\n"), \
+        (r.returncode, r.stdout, r.stderr)
+    r = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stderr) == (2, "usage: unload LIBRARY_PATH (or DMLC_LIBRARY=LIBRARY_PATH unload)\n")
+
+
 @pytest.fixture(scope="module")
 def vectors_program(tmp_path_factory):
     if compiler() is None:

@@ -49,12 +49,22 @@ def test_max_pooling_floor_ceil_and_indices():
     d = Descs()
     two, one, zero = (d.new("UINT[]", [v, v]) for v in (2, 1, 0))
     three = d.new("UINT[]", [3, 3])
-    op = d.op(lib.DML_OPERATOR_MAX_POOLING2, "DML_MAX_POOLING2_OPERATOR_DESC",
-              {"InputTensor": d.tensor((1, 2, 7, 8)), "OutputTensor": ffi.NULL, "OutputIndicesTensor": ffi.NULL,
-               "DimensionCount": 2, "Strides": two, "WindowSize": three, "StartPadding": zero,
-               "EndPadding": zero, "Dilations": one})
+
+    def pool(sizes, strides, window, padding):
+        return d.op(lib.DML_OPERATOR_MAX_POOLING2, "DML_MAX_POOLING2_OPERATOR_DESC",
+                    {"InputTensor": d.tensor(sizes), "OutputTensor": ffi.NULL, "OutputIndicesTensor": ffi.NULL,
+                     "DimensionCount": 2, "Strides": strides, "WindowSize": window, "StartPadding": padding,
+                     "EndPadding": padding, "Dilations": one})
+
+    op = pool((1, 2, 7, 8), two, three, zero)
     assert infer(op, 2) == [(1, 2, 3, 3), (1, 2, 3, 3)]
     assert infer(op, 2, lib.DMLC_INFER_FLAG_CEIL_MODE) == [(1, 2, 3, 4), (1, 2, 3, 4)]
+    # PyTorch's and ONNX's ceil mode: 17 x 14, window 2, stride 3, padding 1 and 1: the plain
+    # ceil size (7, 6) less each last window, which would start in the end padding (at 6 * 3 - 1
+    # = 17 and 5 * 3 - 1 = 14): the floor size here.
+    op = pool((2, 3, 17, 14), three, two, one)
+    assert infer(op, 2) == [(2, 3, 6, 5), (2, 3, 6, 5)]
+    assert infer(op, 2, lib.DMLC_INFER_FLAG_CEIL_MODE) == [(2, 3, 6, 5), (2, 3, 6, 5)]
     # MAX_POOLING1/2 have two output slots whether or not indices are asked for.
     assert infer(op, 1) == (E_INVALIDARG, "DML_OPERATOR_MAX_POOLING2: outputCount is 1, expected 2")
 

@@ -60,25 +60,66 @@ class ArrayInterfaceOnly:
 
 SUPPORTED = "(expected float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32 or uint64)"
 
-# name -> (input shape, call(x, **kw)); each call's result is one array or a list of them.
+def data(shape, dtype, seed=0):
+    return (np.random.default_rng(seed).standard_normal(shape) * 50).astype(dtype)
+
+
+def floats(dtype):
+    """avg_pool takes float dtypes only: float64 where a test asks for an integer one."""
+    return dtype if np.dtype(dtype).kind == "f" else np.float64
+
+
+# max_unpool's indices: where max_pool found the maxima of a (2, 3, 4, 6) array.
+UNPOOL_SHAPE = (2, 3, 4, 6)
+UNPOOL_INDICES = dmlc.max_pool(data(UNPOOL_SHAPE, np.float32, 9), 2, return_indices=True, indices_dtype="uint64")[1]
+
+# name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
+# each call's result is one array or a list of them.  Every public function, every array
+# argument (out= in the tests of out=).
 CALLS = {
-    "depth_to_space": ((2, 8, 3, 5), lambda x, **kw: dmlc.depth_to_space(x, 2, order="column_row_depth", **kw)),
-    "space_to_depth": ((2, 3, 4, 6), lambda x, **kw: dmlc.space_to_depth(x, 2, **kw)),
-    "pad": ((3, 4, 5), lambda x, **kw: dmlc.pad(x, (0, 1, 2), (1, 0, 3), mode="reflection", **kw)),
-    "split": ((3, 6, 2), lambda x, **kw: dmlc.split(x, [1, 0, 5], 1, **kw)),
-    "join": ((3, 4, 2), lambda x, **kw: dmlc.join([x, x], -2, **kw)),
-    "max_pool": ((2, 3, 6, 7), lambda x, **kw: dmlc.max_pool(x, 3, strides=2, start_padding=1, **kw)),
+    "depth_to_space": (lambda d: {"x": data((2, 8, 3, 5), d)},
+                       lambda a, **kw: dmlc.depth_to_space(a["x"], 2, order="column_row_depth", **kw)),
+    "space_to_depth": (lambda d: {"x": data((2, 3, 4, 6), d)}, lambda a, **kw: dmlc.space_to_depth(a["x"], 2, **kw)),
+    "pad": (lambda d: {"x": data((3, 4, 5), d)},
+            lambda a, **kw: dmlc.pad(a["x"], (0, 1, 2), (1, 0, 3), mode="reflection", **kw)),
+    "split": (lambda d: {"x": data((3, 6, 2), d)}, lambda a, **kw: dmlc.split(a["x"], [1, 0, 5], 1, **kw)),
+    "join": (lambda d: {"arrays[0]": data((3, 4, 2), d), "arrays[1]": data((3, 1, 2), d, 1)},
+             lambda a, **kw: dmlc.join([a["arrays[0]"], a["arrays[1]"]], -2, **kw)),
+    "max_pool": (lambda d: {"x": data((2, 3, 6, 7), d)},
+                 lambda a, **kw: dmlc.max_pool(a["x"], 3, strides=2, start_padding=1, **kw)),
+    "avg_pool": (lambda d: {"x": data((2, 3, 6, 7), floats(d))},
+                 lambda a, **kw: dmlc.avg_pool(a["x"], 3, strides=2, start_padding=1, include_padding=True, **kw)),
+    "identity": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.identity(a["x"], **kw)),
+    "slice": (lambda d: {"x": data((3, 5, 6), d)},
+              lambda a, **kw: dmlc.slice(a["x"], [1, 0, 2], [2, 5, 3], [1, -2, 2], **kw)),
+    "tile": (lambda d: {"x": data((2, 3), d)}, lambda a, **kw: dmlc.tile(a["x"], [2, 3], **kw)),
+    "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
+                   lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
 }
+# (function, argument) for every array argument of every public function.
+ARGUMENTS = [(name, arg) for name, (inputs, _) in CALLS.items() for arg in inputs(np.float32)]
+ARG_IDS = [f"{name}-{arg}" for name, arg in ARGUMENTS]
+
+
+def test_every_public_function_is_covered():
+    public = {n for n in dmlc.__all__ if callable(getattr(dmlc, n)) and not n.startswith(("get_", "set_"))
+              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode")}
+    assert public == set(CALLS)
 
 
 def as_list(result):
     return list(result) if isinstance(result, (list, tuple)) else [result]
 
 
-def reference(name, dtype=np.float32, seed=0):
-    shape, call = CALLS[name]
-    x = (np.random.default_rng(seed).standard_normal(shape) * 50).astype(dtype)
-    return x, call, as_list(call(x))
+def reference(name, dtype=np.float32):
+    """(arguments, call, results as a list): the NumPy call whose results the tests compare to."""
+    inputs, call = CALLS[name]
+    args = inputs(dtype)
+    return args, call, as_list(call(args))
+
+
+def with_arg(args, arg, value):
+    return {**args, arg: value}
 
 
 def unaligned(a):
@@ -100,11 +141,11 @@ def wrap_out(want, make):
 def check_out(name, make, read):
     """Runs CALLS[name] with out= objects made by make(array); the call must return those
     objects, holding (read(obj)) the results."""
-    x, call, want = reference(name)
+    args, call, want = reference(name)
     outs, out = wrap_out(want, make)
     if name == "split":
         out = outs
-    got = call(x, out=out)
+    got = call(args, out=out)
     assert all(g is o for g, o in zip(as_list(got), outs))
     for o, w in zip(outs, want):
         np.testing.assert_array_equal(read(o), w)
@@ -113,18 +154,18 @@ def check_out(name, make, read):
 # ---- Inputs -----------------------------------------------------------------------------
 
 @needs_torch
-@pytest.mark.parametrize("name", CALLS)
-def test_torch_inputs(name):
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
+def test_torch_inputs(name, arg):
     import torch
-    x, call, want = reference(name)
-    got = as_list(call(torch.from_numpy(x)))
+    args, call, want = reference(name)
+    got = as_list(call(with_arg(args, arg, torch.from_numpy(args[arg]))))
     assert all(type(g) is np.ndarray for g in got)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
     # A transposed (non-contiguous) tensor is read through its strides.
-    t = torch.from_numpy(np.ascontiguousarray(np.swapaxes(x, 0, -1))).transpose(0, -1)
+    t = torch.from_numpy(np.ascontiguousarray(np.swapaxes(args[arg], 0, -1))).transpose(0, -1)
     assert not t.is_contiguous()
-    for g, w in zip(as_list(call(t)), want):
+    for g, w in zip(as_list(call(with_arg(args, arg, t))), want):
         np.testing.assert_array_equal(g, w)
 
 
@@ -141,12 +182,14 @@ def test_torch_every_dtype(dtype):
     np.testing.assert_array_equal(out.numpy(), dmlc.depth_to_space(x, 2))
 
 
-@pytest.mark.parametrize("name", CALLS)
-@pytest.mark.parametrize("wrap", [DLPackOnly, DLPackWithDevice, ArrayInterfaceOnly],
-                         ids=["dlpack", "dlpack+device", "array-interface"])
-def test_protocol_inputs(name, wrap):
-    x, call, want = reference(name)
-    for g, w in zip(as_list(call(wrap(x))), want):
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
+@pytest.mark.parametrize("wrap", [DLPackOnly, DLPackWithDevice, ArrayInterfaceOnly, memoryview],
+                         ids=["dlpack", "dlpack+device", "array-interface", "buffer"])
+def test_protocol_inputs(name, arg, wrap):
+    """An object offering only __dlpack__ (or only the array interface, or the buffer
+    protocol) in any argument is read as the array it holds, never as a 0-d object array."""
+    args, call, want = reference(name)
+    for g, w in zip(as_list(call(with_arg(args, arg, wrap(args[arg])))), want):
         np.testing.assert_array_equal(g, w)
 
 
@@ -271,14 +314,39 @@ def test_torch_split_parts_that_overlap_land_in_order():
 
 @needs_torch
 @pytest.mark.parametrize("dtype,shown", [("bfloat16", "torch.bfloat16"), ("bool", "bool"), ("complex64", "complex64")])
-def test_torch_unsupported_dtypes(dtype, shown):
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
+def test_torch_unsupported_dtypes(name, arg, dtype, shown):
     import torch
-    t = torch.zeros((1, 4, 2, 2), dtype=getattr(torch, dtype))
-    with pytest.raises(TypeError, match=re.escape(f"x has dtype {shown}, which dmlc does not support {SUPPORTED}")):
-        dmlc.depth_to_space(t, 2)
+    args, call, _ = reference(name)
+    t = torch.zeros(args[arg].shape, dtype=getattr(torch, dtype))
+    # indices that NumPy holds (bool, complex) get max_unpool's own message: uint32 or uint64.
+    want = f"{arg} has dtype {shown}, " + (
+        "expected uint32 or uint64" if arg == "indices" and dtype != "bfloat16" else
+        f"which dmlc does not support {SUPPORTED}")
+    with pytest.raises(TypeError, match=re.escape(want)):
+        call(with_arg(args, arg, t))
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype,shown", [("bfloat16", "torch.bfloat16"), ("bool", "bool"), ("complex64", "complex64")])
+def test_torch_unsupported_out_dtypes(dtype, shown):
+    import torch
     with pytest.raises(TypeError, match=re.escape(f"out has dtype {shown}, ")):
         dmlc.depth_to_space(np.zeros((1, 4, 2, 2), np.float32), 2, out=torch.zeros((1, 1, 4, 4),
                                                                                      dtype=getattr(torch, dtype)))
+
+
+@needs_torch
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
+def test_torch_requires_grad_in_every_argument(name, arg):
+    """dmlc's TypeError, not torch's RuntimeError (indices are integers, which cannot require
+    grad in torch: a float tensor stands in, refused before its dtype is looked at)."""
+    import torch
+    args, call, _ = reference(name)
+    t = torch.zeros(args[arg].shape, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(TypeError, match=re.escape(f"{arg} is a tensor that requires grad; dmlc does not record "
+                                                  f"gradients: pass {arg}.detach() (which shares its memory)")):
+        call(with_arg(args, arg, t))
 
 
 @needs_torch
@@ -302,10 +370,13 @@ def test_torch_requires_grad():
 @pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="libtorch throws a C++ exception here, which AddressSanitizer preloaded into python "
                            "(a C program) cannot intercept")
-def test_torch_meta_device():
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
+def test_torch_meta_device(name, arg):
     import torch
-    with pytest.raises(TypeError, match=re.escape("x is on a device DLPack cannot export, meta (")):
-        dmlc.pad(torch.empty(3, device="meta"), 1, 1)
+    args, call, _ = reference(name)
+    t = torch.empty(args[arg].shape, dtype=getattr(torch, str(args[arg].dtype)), device="meta")
+    with pytest.raises(TypeError, match=re.escape(f"{arg} is on a device DLPack cannot export, meta (")):
+        call(with_arg(args, arg, t))
 
 
 @pytest.mark.parametrize("device,kind", [((2, 0), "cuda"), ((10, 1), "rocm"), ((8, 0), "metal"), ((99, 3), "non-CPU")])
@@ -317,6 +388,23 @@ def test_other_devices_are_refused(device, kind):
         dmlc.depth_to_space(x, 2)
     with pytest.raises(TypeError, match=re.escape("out " + want + "out.cpu())")):
         dmlc.space_to_depth(np.zeros((1, 1, 4, 4), np.float32), 2, out=x)
+
+
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
+def test_cuda_tensors_are_refused_in_every_argument(name, arg):
+    args, call, _ = reference(name)
+    with pytest.raises(TypeError, match=re.escape(
+            f"{arg} is on a cuda device (DLPack device (2, 0)); dmlc reads CPU memory only: copy it to the CPU first "
+            f"(for a PyTorch tensor, {arg}.cpu())")):
+        call(with_arg(args, arg, DLPackWithDevice(args[arg], (2, 0))))
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_cuda_out_is_refused_by_every_function(name):
+    args, call, want = reference(name)
+    outs = [DLPackWithDevice(np.zeros(w.shape, w.dtype), (2, 0)) for w in want]
+    with pytest.raises(TypeError, match=re.escape("is on a cuda device (DLPack device (2, 0)); dmlc reads CPU")):
+        call(args, out=outs if len(outs) > 1 or name == "split" else outs[0])
 
 
 def test_device_attribute_is_named():
@@ -352,20 +440,20 @@ def test_out_without_memory(out):
 
 # ---- Unaligned memory ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", CALLS)
+@pytest.mark.parametrize("name,arg", ARGUMENTS, ids=ARG_IDS)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int64])
-def test_unaligned_inputs_are_copied(name, dtype):
-    x, call, want = reference(name, dtype)
-    for g, w in zip(as_list(call(unaligned(x))), want):
+def test_unaligned_inputs_are_copied(name, arg, dtype):
+    args, call, want = reference(name, dtype)
+    for g, w in zip(as_list(call(with_arg(args, arg, unaligned(args[arg])))), want):
         np.testing.assert_array_equal(g, w)
 
 
 @pytest.mark.parametrize("name", CALLS)
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int64])
 def test_unaligned_out_is_written_through_an_aligned_copy(name, dtype):
-    x, call, want = reference(name, dtype)
+    args, call, want = reference(name, dtype)
     outs = [unaligned(np.full(w.shape, 7, w.dtype)) for w in want]
-    got = as_list(call(x, out=outs if name == "split" else outs[0]))
+    got = as_list(call(args, out=outs if name == "split" else outs[0]))
     assert all(g is o for g, o in zip(got, outs))
     for o, w in zip(outs, want):
         np.testing.assert_array_equal(o, w)

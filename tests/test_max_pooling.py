@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dmlc
-from reference import lowest, output_sizes, ref_loop, ref_max_pool
+from reference import lowest, ref_loop, ref_max_pool
 from support import ALL_DTYPES, assert_same_bits, random_array
 
 
@@ -445,61 +445,7 @@ def test_property_one_by_one_window_is_the_identity(sp, seed):
 
 # ---- other libraries as oracles ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("sp", [1, 2, 3])
-@pytest.mark.parametrize("ceil_mode", [False, True])
-def test_pytorch_max_pool(rng, sp, ceil_mode):
-    """PyTorch allows symmetric padding of at most half the window; its indices count within
-    one (n, c) plane.  Its ceil mode drops a last window that starts in the padding, so
-    only the shapes on which both agree are compared."""
-    torch = pytest.importorskip("torch")
-    F = torch.nn.functional
-    pool = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[sp]
-    compared = 0
-    for trial in range(16):
-        spatial = tuple(int(v) for v in rng.integers(4, 12, sp))
-        x = random_array(rng, (2, 3) + spatial, np.float32)
-        k = tuple(int(v) for v in rng.integers(1, 4, sp))
-        s = tuple(int(v) for v in rng.integers(1, 4, sp))
-        d = tuple(int(v) for v in rng.integers(1, 3, sp))
-        p = tuple(int(rng.integers(0, ki // 2 + 1)) for ki in k)
-        if any((ki - 1) * di + 1 > n + 2 * pi for ki, di, n, pi in zip(k, d, spatial, p)):
-            continue
-        tv, ti = pool(torch.from_numpy(x), k, s, p, d, ceil_mode=ceil_mode, return_indices=True)
-        want_shape = (2, 3) + tuple(output_sizes(spatial, k, s, p, p, d, ceil_mode))
-        if tuple(tv.shape) != want_shape:
-            continue
-        v, i = dmlc.max_pool(x, k, strides=s, start_padding=p, end_padding=p, dilations=d, ceil_mode=ceil_mode,
-                             return_indices=True, indices_dtype="uint64")
-        plane = np.arange(6).reshape(2, 3, *([1] * sp)) * int(np.prod(spatial))
-        np.testing.assert_array_equal(v, tv.numpy())
-        np.testing.assert_array_equal(i, ti.numpy() + plane)
-        compared += 1
-    assert compared >= 4
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int8, np.uint8])
-def test_onnxruntime_max_pool(rng, dtype):
-    """ONNX Runtime's MaxPool (unequal pads allowed) counts indices over the whole tensor,
-    as DirectML does."""
-    pytest.importorskip("onnxruntime")
-    pytest.importorskip("onnx")
-    from dmlc.bench import ort_session
-    from dmlc.bench.max_pooling import onnx_model
-    for trial in range(8):
-        x = random_array(rng, (2, 3, int(rng.integers(5, 14)), int(rng.integers(5, 14))), dtype)
-        k = tuple(int(v) for v in rng.integers(1, 4, 2))
-        s = tuple(int(v) for v in rng.integers(1, 3, 2))
-        a = tuple(int(rng.integers(0, ki)) for ki in k)
-        b = tuple(int(rng.integers(0, ki)) for ki in k)
-        shape = (2, 3) + tuple(output_sizes(x.shape[2:], k, s, a, b, (1, 1)))
-        with_indices = np.dtype(dtype).kind == "f"   # ORT returns indices for float types only
-        sess = ort_session(onnx_model(dtype, list(x.shape), list(shape), k, s, a + b, indices=with_indices))
-        got = sess.run(None, {"x": x})
-        v, i = dmlc.max_pool(x, k, strides=s, start_padding=a, end_padding=b, return_indices=True,
-                             indices_dtype="uint64")
-        np.testing.assert_array_equal(v, got[0])
-        if with_indices:
-            np.testing.assert_array_equal(i, got[1])
+# PyTorch and ONNX Runtime as oracles: tests/test_pooling_oracles.py.
 
 
 # ---- argument errors -------------------------------------------------------------------------

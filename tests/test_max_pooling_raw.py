@@ -82,7 +82,7 @@ def test_one_and_three_spatial_dimensions(rng, sp):
 def test_ceil_mode_output_size_is_accepted(rng):
     """The output may have the ceil-mode size (ONNX Runtime's DirectML backend passes it)."""
     x = random_array(rng, (1, 2, 5, 5), np.float32)
-    want_v, want_i = ref_max_pool(x, (2, 2), (2, 2), (0, 0), (0, 0), (1, 1), ceil_mode=True)
+    want_v, want_i = ref_max_pool(x, (2, 2), (2, 2), (0, 0), (0, 0), (1, 1), ceil_mode="plain")
     assert want_v.shape == (1, 2, 3, 3)
     y, i = np.empty(want_v.shape, np.float32), np.empty(want_v.shape, np.uint32)
     raw = Raw()

@@ -180,11 +180,24 @@ def test_threads_share_the_pool():
     (1.5, TypeError, "set_output_pool_limit: limit must be an int, not float"),
     (True, TypeError, "set_output_pool_limit: limit must be an int, not bool"),
     ("1G", TypeError, "set_output_pool_limit: limit must be an int, not str"),
+    (np.float64(5), TypeError, "set_output_pool_limit: limit must be an int, not float64"),
+    (np.int64(-1), ValueError, "set_output_pool_limit: limit is -1, expected 0 to 18446744073709551615 bytes"),
 ])
 def test_limit_argument_errors(value, exc, msg):
     with pytest.raises(exc, match="^" + msg.replace("(", r"\(").replace(")", r"\)")):
         dmlc.set_output_pool_limit(value)
     assert dmlc.get_output_pool_limit() > 0
+
+
+@pytest.mark.parametrize("value", [np.int64(5 * MB), np.uint64(5 * MB), np.int32(5 * MB)])
+def test_limit_takes_numpy_integers(value):
+    """As every other integer argument does (anything with __index__)."""
+    before = dmlc.get_output_pool_limit()
+    try:
+        dmlc.set_output_pool_limit(value)
+        assert dmlc.get_output_pool_limit() == 5 * MB and type(dmlc.get_output_pool_limit()) is int
+    finally:
+        dmlc.set_output_pool_limit(before)
 
 
 def _import_with(env_value, cwd):
@@ -202,11 +215,66 @@ def test_environment_sets_the_limit(tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == str(256 * MB), r.stderr
 
 
-@pytest.mark.parametrize("value, msg", [
-    ("1G", "dmlc: DMLC_OUTPUT_POOL is '1G', expected a number of bytes (0 turns the pool off)"),
-    ("-5", "dmlc: DMLC_OUTPUT_POOL is -5, expected 0 or more bytes"),
+@pytest.mark.parametrize("value, want", [
+    ("1G", 1 << 30), ("512MiB", 512 * MB), ("512mib", 512 * MB), ("64M", 64 * MB), ("3K", 3 << 10),
+    ("3kib", 3 << 10), ("2GiB", 2 << 30), ("0", 0), ("0M", 0), ("0004096", 4096),
+    ("17179869183G", 17179869183 << 30),
 ])
-def test_environment_errors(value, msg, tmp_path):
+def test_environment_takes_units(value, want, tmp_path):
     r = _import_with(value, tmp_path)
-    assert r.returncode != 0
-    assert "ImportError: " + msg in r.stderr
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"{want}\n", "")
+
+
+DEFAULT_USED = "using 268435456 bytes (the default) instead\n"
+NOT_BYTES = "not a whole number of bytes, optionally with a unit (K, M, G, KiB, MiB or GiB)"
+
+
+@pytest.mark.parametrize("value, why, used", [
+    ("-5", NOT_BYTES, DEFAULT_USED),
+    ("512 MiB", NOT_BYTES, DEFAULT_USED),
+    ("512MB", NOT_BYTES, DEFAULT_USED),
+    ("MiB", NOT_BYTES, DEFAULT_USED),
+    ("1.5G", NOT_BYTES, DEFAULT_USED),
+    ("18446744073709551616", "more than the 18446744073709551615 bytes a limit can be",
+     "using 18446744073709551615 bytes instead\n"),
+    ("17179869184G", "more than the 18446744073709551615 bytes a limit can be",
+     "using 18446744073709551615 bytes instead\n"),
+])
+def test_environment_errors_never_stop_the_import(value, why, used, tmp_path):
+    """One line on stderr naming the variable, the value and the limit used instead; dmlc
+    imports (no ImportError, no OverflowError)."""
+    r = _import_with(value, tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == used.split()[1] + "\n"
+    assert r.stderr == f'dmlc: DMLC_OUTPUT_POOL is "{value}", {why}; {used}'
+
+
+def test_long_bad_value_is_shown_cut(tmp_path):
+    r = _import_with("x" * 60, tmp_path)
+    assert r.returncode == 0 and r.stderr == f'dmlc: DMLC_OUTPUT_POOL is "{"x" * 40}...", {NOT_BYTES}; {DEFAULT_USED}'
+
+
+# The one rule both tuning variables are read by: ASCII decimal digits and nothing else (a
+# unit after them for the pool).  DMLC_NUM_THREADS is read by the C core, DMLC_OUTPUT_POOL
+# at import: the same values must be refused by both, and accepted by both.
+@pytest.mark.parametrize("value", [" 4", "4 ", " 5 ", "1_000", "\u0664", "\uff14", "+4", "-4", "4.0", "0x10", "4e2",
+                                   "4abc"])
+def test_both_variables_refuse_the_same_values(value, tmp_path):
+    code = "import dmlc; print(dmlc.get_output_pool_limit(), dmlc.get_num_threads())"
+    r = subprocess.run([sys.executable, "-c", code], env=child_env(DMLC_OUTPUT_POOL=value, DMLC_NUM_THREADS=value),
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[0] == "268435456"
+    lines = r.stderr.splitlines()
+    assert lines[0] == f'dmlc: DMLC_OUTPUT_POOL is "{value}", {NOT_BYTES}; {DEFAULT_USED.strip()}'
+    assert lines[1].startswith(f'dmlc: DMLC_NUM_THREADS is "{value}", not a whole number from 1 to 1024; using ')
+    assert len(lines) == 2
+
+
+@pytest.mark.parametrize("value", ["4", "0004", "16"])
+def test_both_variables_accept_the_same_values(value, tmp_path):
+    code = "import dmlc; print(dmlc.get_output_pool_limit(), dmlc.get_num_threads())"
+    r = subprocess.run([sys.executable, "-c", code], env=child_env(DMLC_OUTPUT_POOL=value, DMLC_NUM_THREADS=value),
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.split()[0] == str(int(value))

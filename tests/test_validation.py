@@ -80,8 +80,14 @@ def test_output_overlapping_input_is_rejected():
 
 
 def test_null_pointers():
+    # Each function names itself: the one the caller called.
     assert lib.dmlcExecuteOperator(ffi.NULL, 0, ffi.NULL, 0, ffi.NULL) == E_POINTER
+    assert ffi.string(lib.dmlcGetLastErrorMessage()) == b"dmlcExecuteOperator: desc is NULL"
+    op = ffi.new("DMLC_OPERATOR**")
+    assert lib.dmlcCreateOperator(ffi.NULL, op) == E_POINTER
     assert ffi.string(lib.dmlcGetLastErrorMessage()) == b"dmlcCreateOperator: desc is NULL"
+    assert lib.dmlcInferOutputSizes(ffi.NULL, 0, 1, ffi.new("DMLC_TENSOR_SIZES[]", 1)) == E_POINTER
+    assert ffi.string(lib.dmlcGetLastErrorMessage()) == b"dmlcInferOutputSizes: desc is NULL"
     raw = Raw()
     desc = raw.new("DML_OPERATOR_DESC*", {"Type": lib.DML_OPERATOR_DEPTH_TO_SPACE1, "Desc": ffi.NULL})
     assert lib.dmlcExecuteOperator(desc, 0, ffi.NULL, 0, ffi.NULL) == E_POINTER

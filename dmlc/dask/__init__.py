@@ -305,7 +305,9 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
 def _avg_pool_block(region, p):
     window, stride, sub_start, sub_end, dilation, include_padding, skip, block_shape = p
     # Ceil mode keeps every window of the block, a last one that runs past the end padding
-    # included; the call's windows before `skip` and after the block are not the block's.
+    # included (_avg_pool_axis gives a block whose last window starts in the call's end
+    # padding a stride more of it, so the window ceil mode drops there is one after the
+    # block's); the call's windows before `skip` and after the block are not the block's.
     y = dmlc.avg_pool(region, window, strides=stride, start_padding=sub_start, end_padding=sub_end,
                       dilations=dilation, include_padding=include_padding, ceil_mode=True)
     if y.shape[2:] == block_shape[2:]:
@@ -324,13 +326,19 @@ def _avg_pool_axis(lo, hi, n, end, stride, extent):
     position that the whole padded input [-P, n + E) holds (the include_padding count), no
     more.  Windows that lie in the padding only (the first or last block of an axis) read
     the one element next to them, which they do not touch, and the call's padded input
-    begins a whole number of strides earlier, where needed, to hold a window."""
+    begins a whole number of strides earlier, where needed, to hold a window.
+
+    A block whose last window starts in the call's end padding (past x: floor mode with end
+    padding of a stride or more, or a block of padding only) gets a stride more end
+    padding, which no window of the block reaches: ceil mode drops a last window that
+    starts in the end padding, and this makes that one a window after the block's."""
     first, last = max(lo, 0), min(hi, n)
     if first >= last:
         first, last = (0, 1) if hi <= 0 else (n - 1, n)
     stop = max(last, min(hi, n + end))
     skip = max(0, -(-(lo - first) // stride), -(-(extent - (stop - lo)) // stride))
-    return first, last, first - (lo - skip * stride), stop - last, skip
+    beyond = stride if hi - extent >= last else 0
+    return first, last, first - (lo - skip * stride), stop - last + beyond, skip
 
 
 def avg_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,

@@ -1,0 +1,8 @@
+# The signature of the Cython module's public function, for type checkers (dmlc ships
+# py.typed); tests/test_api_signatures.py checks it against the compiled function.
+from typing import Optional, Sequence, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+def tile(x: ArrayLike, repeats: Union[int, Sequence[int]], *, out: Optional[np.ndarray] = None) -> np.ndarray: ...
