@@ -365,15 +365,15 @@ class Paths:
 
     def _inside(self, name, folder, path, rule, what):
         if "\0" in name:
-            raise ModelError(path, f"{_show(name)} holds a NUL character, which no file name can")
+            raise ModelError(path, f"{json.dumps(name)} holds a NUL character, which no file name can")
         if os.path.isabs(name) and not self.allow_any:
-            raise ModelError(path, f"{_show(name)} is an absolute path; {rule} ({LIFT})")
+            raise ModelError(path, f"{json.dumps(name)} is an absolute path; {rule} ({LIFT})")
         full = os.path.join(folder, name)
         if not self.allow_any:
             real, root = os.path.realpath(full), os.path.realpath(folder)
             if not _within(real, root):
                 how = "through a symbolic link " if _within(os.path.normpath(full), os.path.normpath(folder)) else ""
-                raise ModelError(path, f"{_show(name)} leads {how}to {real}, outside {what} {root}; {rule} ({LIFT})")
+                raise ModelError(path, f"{json.dumps(name)} leads {how}to {real}, outside {what} {root}; {rule} ({LIFT})")
         return full
 
     def source(self, name, path):
@@ -392,13 +392,13 @@ class Paths:
         """The file a targetPath names (at JSON path ``path``), checked."""
         full = self._inside(name, self.output_dir, path, WRITE_RULE, "the output folder")
         if os.path.lexists(full) and not os.path.isfile(full):
-            raise ModelError(path, f"{_show(name)} exists and is not a regular file (a folder, a device, a pipe or a "
+            raise ModelError(path, f"{json.dumps(name)} exists and is not a regular file (a folder, a device, a pipe or a "
                                    f"dangling link); writeFile replaces regular files only")
         parent = os.path.dirname(full)
         while not os.path.lexists(parent) and os.path.dirname(parent) != parent:
             parent = os.path.dirname(parent)
         if not os.path.isdir(parent):
-            raise ModelError(path, f"{_show(name)} cannot be written: {parent} is a file, not a folder")
+            raise ModelError(path, f"{json.dumps(name)} cannot be written: {parent} is a file, not a folder")
         return full
 
 
