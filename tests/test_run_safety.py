@@ -431,3 +431,146 @@ def test_fuzzed_models_fail_in_one_line(tmp_path):
         r = child(["run", path], work)
         assert r.returncode in (0, 1) and "Traceback" not in r.stderr
         assert r.returncode == 0 or one_line(r, 1)
+
+
+# ---- Image resources (DxDispatch's image_io.json, through Pillow: the images extra) --------
+
+def image_model(source, resample, target, dims, dtype="FLOAT32"):
+    """Image -> tensor [1, C, H, W] -> ELEMENT_WISE_IDENTITY -> image, as image_io.json reads a
+    JPEG and writes a PNG (its CONVOLUTION replaced by an operator dmlc has)."""
+    n = int(np.prod(resample))
+    return {
+        "resources": {
+            "In": {"initialValuesDataType": dtype, "initialValues": {"sourcePath": source},
+                   "resampleSize": resample},
+            "Out": {"initialValuesDataType": dtype, "initialValues": {"valueCount": n, "value": 0}},
+        },
+        "dispatchables": {"copy": {"type": "ELEMENT_WISE_IDENTITY", "desc": {
+            "InputTensor": {"DataType": dtype, "Sizes": resample},
+            "OutputTensor": {"DataType": dtype, "Sizes": resample}}}},
+        "commands": [
+            {"type": "dispatch", "dispatchable": "copy", "bindings": {"InputTensor": "In", "OutputTensor": "Out"}},
+            {"type": "writeFile", "resource": "Out", "targetPath": target, "dimensions": dims},
+        ],
+    }
+
+
+def test_a_jpeg_is_read_with_resample_size_and_written_as_png(layout, capsys):
+    Image = pytest.importorskip("PIL.Image")
+    rng = np.random.default_rng(26)
+    pixels = rng.integers(0, 256, (48, 64, 3), dtype=np.uint8)
+    Image.fromarray(pixels).save(layout / "models" / "photo.jpg", quality=95)
+    status, out, err, _ = run(layout, image_model("photo.jpg", [1, 3, 24, 32], "out.png", [1, 3, 24, 32]), capsys)
+    assert (status, err) == (0, "")
+    with Image.open(layout / "models" / "photo.jpg") as im:  # what DxDispatch's steps give, done by hand
+        want = np.asarray(im.convert("RGB").resize((32, 24), Image.Resampling.BICUBIC))
+    tensor = want.transpose(2, 0, 1).astype(np.float32) / np.float32(255)   # NCHW, pixel / 255
+    want = (tensor * np.float32(255)).astype(np.uint8).transpose(1, 2, 0)   # back: x 255, truncated
+    with Image.open(layout / "work" / "out.png") as im:
+        assert (im.format, im.mode, im.size) == ("PNG", "RGB", (32, 24))
+        assert np.array_equal(np.asarray(im), want)
+    assert out.endswith(f"Resource 'Out' written to '{layout}/work/out.png'\n")
+
+
+@pytest.mark.parametrize("channels, mode", [(1, "L"), (4, "RGBA")])
+def test_grey_and_rgba_png_round_trip_exactly(layout, capsys, channels, mode):
+    """A PNG of the resampleSize's own size is not scaled: every value is pixel / 255,
+    written back as the same pixels (FLOAT16 too: k / 255 rounds back to k)."""
+    Image = pytest.importorskip("PIL.Image")
+    pixels = np.arange(5 * 7 * channels, dtype=np.uint8).reshape(5, 7, channels) * 7
+    Image.fromarray(pixels[:, :, 0] if channels == 1 else pixels).save(layout / "models" / "in.png")
+    for dtype in ("FLOAT32", "FLOAT16"):
+        model = image_model("in.png", [1, channels, 5, 7], "sub/out.png", [1, channels, 5, 7], dtype)
+        model["commands"].insert(1, {"type": "writeFile", "resource": "In", "targetPath": "in.npy"})
+        status, _, err, _ = run(layout, model, capsys)
+        assert (status, err) == (0, "")
+        values = np.load(layout / "work" / "in.npy")
+        assert values.dtype == (np.float32 if dtype == "FLOAT32" else np.float16)
+        want = (pixels.transpose(2, 0, 1).astype(np.float32) / np.float32(255)).astype(values.dtype).ravel()
+        assert np.array_equal(values[:want.size], want)  # then the buffer's 4-byte padding
+        assert not values[want.size:].any()
+        with Image.open(layout / "work" / "sub" / "out.png") as im:
+            assert im.mode == mode
+            got = np.asarray(im).reshape(5, 7, channels)
+        assert np.array_equal(got, pixels) if dtype == "FLOAT32" else np.abs(got.astype(int) - pixels).max() <= 1
+
+
+def test_written_images_clamp_as_dxdispatch(layout, capsys):
+    """Values below 0 give 0, above 1 give 255, NaN gives 255 (std::min(1.0f, NaN) is 1)."""
+    Image = pytest.importorskip("PIL.Image")
+    model = identity_model(target="clamp.png")
+    model["resources"]["In"]["initialValues"] = [-1, 0.5, 2, "nan"]
+    model["commands"][2]["dimensions"] = [1, 1, 2, 2]
+    status, _, err, _ = run(layout, model, capsys)
+    assert (status, err) == (0, "")
+    with Image.open(layout / "work" / "clamp.png") as im:
+        assert np.asarray(im).tolist() == [[0, 127], [255, 255]]
+
+
+DELETE = object()
+GRID = "with C 1 (grey), 3 (RGB) or 4 (RGBA) and H, W above 0, got"
+
+
+@pytest.mark.parametrize("trail, value, message", [
+    (("resources", "In", "resampleSize"), DELETE,
+     "resources.In.resampleSize: required for an image sourcePath: [1, C, H, W], C 1 (grey), 3 (RGB) or 4 (RGBA)"),
+    (("resources", "In", "resampleSize"), [1, 2, 4, 4], f"resources.In.resampleSize: expected [1, C, H, W] {GRID} "
+                                                        f"[1, 2, 4, 4]"),
+    (("resources", "In", "resampleSize"), [2, 3, 4], f"resources.In.resampleSize: expected [1, C, H, W] {GRID} "
+                                                     f"[2, 3, 4]"),
+    (("resources", "In", "resampleMode"), "crop", 'resources.In.resampleMode: expected "scale" (the only mode), got '
+                                                  '"crop"'),
+    (("resources", "In", "initialValuesDataType"), "UINT8",
+     "resources.In.initialValuesDataType: an image is read as FLOAT32 or FLOAT16 values from 0 to 1, so this must be "
+     "one of them, not UINT8"),
+    (("commands", 1, "dimensions"), [1, 3, 4], f"commands[1].dimensions: an image needs dimensions [1, C, H, W] "
+                                               f"{GRID} [1, 3, 4]"),
+    (("commands", 1, "dimensions"), DELETE, f"commands[1].dimensions: an image needs dimensions [1, C, H, W] {GRID} "
+                                            f"none"),
+    (("commands", 1, "dimensions"), [1, 3, 9, 9], "commands[1].dimensions: [1, 3, 9, 9] needs 972 bytes, but "
+                                                  "resource 'Out' has 192"),
+    (("resources", "In", "initialValues", "sourcePath"), "bad.png",
+     "resources.In.initialValues.sourcePath: cannot read 'bad.png' as an image: cannot identify image file"),
+])
+def test_image_fields_refuse_wrong_values(layout, capsys, trail, value, message):
+    Image = pytest.importorskip("PIL.Image")
+    Image.fromarray(np.zeros((4, 4, 3), np.uint8)).save(layout / "models" / "in.png")
+    (layout / "models" / "bad.png").write_bytes(b"not a png")
+    model = image_model("in.png", [1, 3, 4, 4], "out.png", [1, 3, 4, 4])
+    node = model
+    for k in trail[:-1]:
+        node = node[k]
+    if value is DELETE:
+        del node[trail[-1]]
+    else:
+        node[trail[-1]] = value
+    status, out, err, prefix = run(layout, model, capsys)
+    assert (status, out) == (1, "")
+    assert err.startswith(prefix + message) and err.count("\n") == 1, err
+
+
+def test_jpeg_targets_take_grey_and_rgb_not_rgba(layout, capsys):
+    Image = pytest.importorskip("PIL.Image")
+    Image.fromarray(np.full((4, 4, 4), 200, np.uint8)).save(layout / "models" / "in.png")
+    status, _, err, _ = run(layout, image_model("in.png", [1, 3, 4, 4], "out.jpg", [1, 3, 4, 4]), capsys)
+    assert (status, err) == (0, "")
+    with Image.open(layout / "work" / "out.jpg") as im:
+        assert (im.format, im.mode, im.size) == ("JPEG", "RGB", (4, 4))
+    refused(layout, image_model("in.png", [1, 4, 4, 4], "out.jpg", [1, 4, 4, 4]), capsys,
+            "commands[1].dimensions: a JPEG has no alpha channel: write 4 channels (RGBA) to a .png")
+
+
+def test_without_pillow_the_message_names_the_extra(layout, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL", None)  # import PIL now fails as where it is not installed
+    (layout / "models" / "in.png").write_bytes(b"")
+    refused(layout, image_model("in.png", [1, 3, 4, 4], "out.npy", []), capsys,
+            'resources.In.initialValues.sourcePath: image files need Pillow, which is not installed: pip install '
+            '".[images]" in dmlc\'s checkout (or pip install Pillow)')
+    refused(layout, identity_model(target="out.png"), capsys,
+            "commands[2].dimensions: an image needs dimensions [1, C, H, W] with C 1 (grey), 3 (RGB) or 4 (RGBA) and "
+            "H, W above 0, got none")
+    model = identity_model(target="out.png")
+    model["commands"][2]["dimensions"] = [1, 1, 2, 2]
+    refused(layout, model, capsys,
+            'commands[2].targetPath: image files need Pillow, which is not installed: pip install ".[images]" in '
+            "dmlc's checkout (or pip install Pillow)")
