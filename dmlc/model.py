@@ -340,7 +340,7 @@ class Resource:
 # ---- Files a model names -------------------------------------------------------------------
 
 READ_RULE = "a model reads files only inside its own folder"
-WRITE_RULE = "a model writes files only inside the output folder (the current folder, or --output-dir)"
+WRITE_RULE = "a model writes files only inside the output folder, the current folder or --output-dir"
 LIFT = "dmlc run --allow-any-path lifts this"
 
 

@@ -21,7 +21,7 @@ from dmlc.model import ModelError, parse_json, parse_json_document
 from support import child_env
 
 RULE_READ = "a model reads files only inside its own folder (dmlc run --allow-any-path lifts this)"
-RULE_WRITE = ("a model writes files only inside the output folder (the current folder, or --output-dir) "
+RULE_WRITE = ("a model writes files only inside the output folder, the current folder or --output-dir "
               "(dmlc run --allow-any-path lifts this)")
 
 
