@@ -432,24 +432,32 @@ class Paths:
         return full
 
 
-def read_npy(path):
-    """The array of an .npy file, its header checked against the file before anything is
-    allocated: a ValueError names what is wrong (not an .npy, an .npz, objects, a header
-    declaring more data than the file holds)."""
+def read_npy_header(f):
+    """(shape, fortran_order, dtype) of the .npy file open as f, left at its data, checked
+    against the file's size before anything is allocated: a ValueError names what is wrong
+    (not an .npy, an .npz, another format version, objects, a header declaring more data
+    than the file holds)."""
     fmt = np.lib.format
+    version = fmt.read_magic(f)  # ValueError for anything that is not an .npy (an .npz is a zip file)
+    read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
+    if read_header is None:
+        raise ValueError(f"it is a version {version[0]}.{version[1]} .npy file; dmlc reads versions 1.0 and 2.0")
+    shape, fortran, dtype = read_header(f)
+    if dtype.hasobject:
+        raise ValueError(f"it holds Python objects ({dtype}), not numbers")
+    need = math.prod(shape) * dtype.itemsize
+    have = os.fstat(f.fileno()).st_size - f.tell()
+    if need > have:
+        raise ValueError(f"its header declares shape {shape} of {dtype} ({need} bytes), but the file holds {have} "
+                         f"bytes of data")
+    return shape, fortran, dtype
+
+
+def read_npy(path):
+    """The array of an .npy file, its header checked first (read_npy_header)."""
     with open(path, "rb") as f:
-        version = fmt.read_magic(f)  # ValueError for anything that is not an .npy (an .npz is a zip file)
-        read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
-        if read_header is None:
-            raise ValueError(f"it is a version {version[0]}.{version[1]} .npy file; dmlc reads versions 1.0 and 2.0")
-        shape, fortran, dtype = read_header(f)
-        if dtype.hasobject:
-            raise ValueError(f"it holds Python objects ({dtype}), not numbers")
+        shape, fortran, dtype = read_npy_header(f)
         count = math.prod(shape)
-        have = os.fstat(f.fileno()).st_size - f.tell()
-        if count * dtype.itemsize > have:
-            raise ValueError(f"its header declares shape {shape} of {dtype} ({count * dtype.itemsize} bytes), but "
-                             f"the file holds {have} bytes of data")
         data = np.fromfile(f, dtype, count) if count else np.zeros(0, dtype)
     return data.reshape(shape, order="F" if fortran else "C")
 

@@ -52,15 +52,17 @@ def test_to_npy_round_trips_through_np_load(tmp_path):
 
 def test_from_npy_refuses_what_it_cannot_map(tmp_path):
     (tmp_path / "text.npy").write_text("not numpy")
-    with pytest.raises(ValueError, match=r"^from_npy: '.*text.npy' is not an \.npy file NumPy can map: the magic"):
+    with pytest.raises(ValueError, match=r"^from_npy: '.*text.npy' is not an \.npy file dmlc can map: the magic"):
         dd.from_npy(tmp_path / "text.npy")
     np.save(tmp_path / "obj.npy", np.array([{}, 1], object), allow_pickle=True)
-    with pytest.raises(ValueError, match=r"^from_npy: '.*obj.npy' holds Python objects \(object\), which cannot"):
+    with pytest.raises(ValueError, match=r"^from_npy: '.*obj.npy' is not an \.npy file dmlc can map: it holds Python "
+                                         r"objects \(object\), not numbers"):
         dd.from_npy(tmp_path / "obj.npy")
     with open(tmp_path / "short.npy", "wb") as f:
         np.lib.format.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False, "shape": (10**12,)})
-    with pytest.raises(ValueError, match=r"^from_npy: '.*short.npy' declares shape \(1000000000000,\) of float32 "
-                                         r"\(4000000000000 bytes of data\), but holds 0"):
+    with pytest.raises(ValueError, match=r"^from_npy: '.*short.npy' is not an \.npy file dmlc can map: its header "
+                                         r"declares shape \(1000000000000,\) of float32 \(4000000000000 bytes\), but "
+                                         r"the file holds 0 bytes of data"):
         dd.from_npy(tmp_path / "short.npy")
     with pytest.raises(TypeError, match=r"^to_npy: x has dtype object; an \.npy file of Python objects"):
         dd.to_npy(tmp_path / "o.npy", da.from_array(np.array([{}, 1], object), chunks=1))

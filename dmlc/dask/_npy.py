@@ -17,30 +17,19 @@ from dask.array.core import Array, normalize_chunks
 from dask.base import tokenize
 from dask.highlevelgraph import HighLevelGraph
 
+from dmlc.model import read_npy_header
+
 __all__ = ["from_npy", "to_npy"]
 
 
 def _header(path, fname):
     """(shape, fortran_order, dtype, data offset) of an .npy file, checked against its size."""
-    fmt = np.lib.format
     with open(path, "rb") as f:
         try:
-            version = fmt.read_magic(f)
-            read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
-            if read_header is None:
-                raise ValueError(f"version {version[0]}.{version[1]} is not 1.0 or 2.0")
-            shape, fortran, dtype = read_header(f)
+            shape, fortran, dtype = read_npy_header(f)
         except (ValueError, EOFError) as e:
-            raise ValueError(f"{fname}: {os.fspath(path)!r} is not an .npy file NumPy can map: {e}") from None
-        offset = f.tell()
-        size = os.fstat(f.fileno()).st_size
-    if dtype.hasobject:
-        raise ValueError(f"{fname}: {os.fspath(path)!r} holds Python objects ({dtype}), which cannot be mapped")
-    need = math.prod(shape) * dtype.itemsize
-    if offset + need > size:
-        raise ValueError(f"{fname}: {os.fspath(path)!r} declares shape {shape} of {dtype} ({need} bytes of data), but "
-                         f"holds {size - offset}")
-    return shape, fortran, dtype, offset
+            raise ValueError(f"{fname}: {os.fspath(path)!r} is not an .npy file dmlc can map: {e}") from None
+        return shape, fortran, dtype, f.tell()
 
 
 def _map(path, offset, shape, dtype, fortran, mode):
