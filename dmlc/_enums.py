@@ -73,7 +73,12 @@ def parse_enum(value, cls, fname, argname):
     if isinstance(value, str):
         member = _table(cls).get(value.lower())
         if member is None:
-            names = ", ".join(repr(m.name.lower()) for m in cls)
+            aliases = _ALIASES.get(cls, {})
+
+            def name(m):
+                also = [a for a, v in aliases.items() if v == m]
+                return repr(m.name.lower()) + (f" (or {', '.join(map(repr, also))})" if also else "")
+            names = ", ".join(name(m) for m in cls)
             raise ValueError(f"{fname}: {argname} is {value!r}, expected one of {names}")
         return member
     if isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):

@@ -6,7 +6,10 @@ Subcommands: ``run`` (models in the JSON format of DirectML's DxDispatch tool, a
 with status 2 (argparse's convention); a failed command exits with status 1 and a message
 on stderr, except ``run --compare``, which exits as ``diff`` does: 0 when everything
 matches, 1 on a mismatch, 2 on an error.  Output cut short by a closed pipe
-(``dmlc examples | head -1``) ends the command quietly, as Unix tools end.
+(``dmlc examples | head -1``) ends the command quietly, as Unix tools end; any other
+failure to write the output (a full disk, ``> /dev/full``) is one line on stderr and the
+command's failure status.  Every failure of ``run`` is one line on stderr (one per file
+for ``--compare``), never a traceback.
 """
 import argparse
 import math
@@ -33,20 +36,27 @@ def shipped_models():
 def cmd_run(args):
     """Run a model written in the JSON format of DirectML's DxDispatch tool: create its
     resources and operators, then execute its commands (dispatch, print, writeFile) in
-    order, printing resources the way DxDispatch does.  With --compare DIR, then compare
-    every resource that has a file DIR/<name>.npy (a GPU's result, as DxDispatch's
-    writeFile writes it) with dmlc's, and exit 0 when all match, 1 on a mismatch, 2 on an
-    error."""
+    order, printing resources the way DxDispatch does.  The model reads files only inside
+    its own folder and writes them only inside the output folder (the current folder, or
+    --output-dir); --allow-any-path lifts that, for models you trust.  With --compare DIR,
+    then compare every resource that has a file DIR/<name>.npy (a GPU's result, as
+    DxDispatch's writeFile writes it) with dmlc's, and exit 0 when all match, 1 on a
+    mismatch, 2 on an error."""
     from dmlc import compare
-    from dmlc.model import Model, ModelError
+    from dmlc.model import Model, ModelError, Paths
 
     path = args.model
     shipped = shipped_models()
     if not os.path.exists(path) and path in shipped:
         path = shipped[path]
     failed = 2 if args.compare is not None else 1
+
+    def say(line):
+        print(f"dmlc run: {args.model}: {' '.join(line.split())}", file=sys.stderr)
+
     try:
-        model = Model.load(path)
+        paths = Paths(output_dir=args.output_dir, allow_any=args.allow_any_path)
+        model = Model.load(path, paths, warn=lambda message: say(f"warning: {message}"))
         # The files are read and checked before anything runs, as the model itself is.
         expected = compare.load_expected(args.compare, model.resources) if args.compare is not None else []
         model.run(sys.stdout)
@@ -55,7 +65,17 @@ def cmd_run(args):
     except (ModelError, compare.CompareError) as e:
         sys.stdout.flush()
         for line in getattr(e, "messages", [str(e)]):
-            print(f"dmlc run: {args.model}: {line}", file=sys.stderr)
+            say(line)
+        return failed
+    except (MemoryError, RecursionError) as e:
+        sys.stdout.flush()
+        say("not enough memory" if isinstance(e, MemoryError) else "the model nests deeper than dmlc follows")
+        return failed
+    except OSError:
+        raise  # standard output failed: main says so
+    except Exception as e:  # a fault dmlc has no message for yet: still one line, never a traceback
+        sys.stdout.flush()
+        say(f"internal error, please report it with the model: {type(e).__name__}: {e}")
         return failed
     if args.compare is None:
         return 0
@@ -176,6 +196,11 @@ def build_parser():
     p.add_argument("--strict-zero", action="store_true", help="with --compare: -0 and +0 differ")
     p.add_argument("--emit-expected", metavar="DIR",
                    help="after running, write every resource to DIR/<name>.npy (as DxDispatch's writeFile)")
+    p.add_argument("--output-dir", metavar="DIR",
+                   help="the folder the model's writeFile commands write into (default: the current folder)")
+    p.add_argument("--allow-any-path", action="store_true",
+                   help="let the model read and write files anywhere (absolute paths, .., symbolic links out of its "
+                        "folders): for models you trust")
     p.set_defaults(func=cmd_run, parser=p)
 
     p = sub.add_parser("examples", help="run the worked examples of DirectML's reference pages",
@@ -200,10 +225,18 @@ def build_parser():
     return parser
 
 
+def _stdout_to_devnull():
+    # Python flushes stdout again at exit; point it at devnull so that flush succeeds.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def quiet_on_broken_pipe(command, *args):
     """command(*args), ending quietly when stdout's reader has gone (`dmlc examples | head
     -1`), as Unix tools do: no traceback, and the exit status a shell gives a tool that
-    SIGPIPE ended (128 + 13), where the platform has that signal."""
+    SIGPIPE ended (128 + 13), where the platform has that signal.  Any other failure to
+    write stdout (a full disk, /dev/full) is one line on stderr and exit status 1."""
     try:
         try:
             return command(*args)
@@ -212,11 +245,12 @@ def quiet_on_broken_pipe(command, *args):
             # after argparse's --help, whose SystemExit goes on when the flush succeeds).
             sys.stdout.flush()
     except BrokenPipeError:
-        # Python flushes stdout again at exit; point it at devnull so that flush succeeds.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        _stdout_to_devnull()
         return 128 + signal.SIGPIPE if hasattr(signal, "SIGPIPE") else 1
+    except OSError as e:
+        _stdout_to_devnull()
+        print(f"dmlc: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 1
 
 
 def _main(argv):
@@ -228,7 +262,16 @@ def _main(argv):
     if args.func is cmd_run and args.compare is None and (args.ulp is not None or args.atol is not None
                                                           or args.strict_zero):
         args.parser.error("--ulp, --atol and --strict-zero apply to --compare DIR, which is missing")
-    return args.func(args)
+    try:
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        raise
+    except OSError as e:  # stdout could not be written: run --compare's error status is 2
+        _stdout_to_devnull()
+        print(f"dmlc {args.command}: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 2 if args.func is cmd_run and args.compare is not None else 1
 
 
 def main(argv=None):

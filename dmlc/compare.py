@@ -17,6 +17,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from dmlc.model import read_npy
+
 
 class CompareError(Exception):
     """Files that cannot be compared; messages holds one line per fault."""
@@ -98,11 +100,14 @@ def load_expected(directory, resources):
                           f"compared")
             continue
         try:
-            # read_array, not np.load: np.load takes anything that is not an .npy for a pickle.
-            with open(path, "rb") as f:
-                data = np.lib.format.read_array(f, allow_pickle=False)
+            # read_npy, not np.load: np.load takes anything that is not an .npy for a pickle,
+            # and allocates what a header declares before it reads the data.
+            data = read_npy(path)
         except (OSError, ValueError, EOFError) as e:
-            faults.append(f"--compare {path}: cannot read it as a NumPy array: {e}")
+            faults.append(f"--compare {path}: cannot read it as a NumPy array: {' '.join(str(e).split())}")
+            continue
+        except MemoryError:
+            faults.append(f"--compare {path}: not enough memory to read it")
             continue
         if data.dtype.kind != resource.dtype.kind or data.dtype.itemsize != resource.dtype.itemsize:
             faults.append(f"--compare {path}: holds {data.dtype}, but resource {name!r} is {_dtype_name(resource)}")

@@ -4,28 +4,34 @@ A model has three parts (DxDispatch/doc/Guide.md in github.com/microsoft/DirectM
 
 - ``resources``: named buffers with initial values: a list, a constant (``value``,
   ``valueCount``), a sequence (``valueStart``, ``valueDelta``, ``valueCount``) or a file
-  (``sourcePath``: ``.npy``, or raw bytes), typed by ``initialValuesDataType``;
+  (``sourcePath``: ``.npy``, raw bytes, or a PNG/JPEG image resampled to ``resampleSize``),
+  typed by ``initialValuesDataType``;
 - ``dispatchables``: named DirectML operators, a ``type`` and the fields of its desc struct;
 - ``commands``: ``dispatch`` (binds resources to the desc's tensors and runs the operator),
   ``print`` and ``writeFile``.
 
 The desc structs are built generically from the declarations of ``directml_py.h`` that
 ``dmlc.ffi`` holds: the kind of each struct field (tensor desc, tensor desc array, UINT,
-UINT or INT array, FLOAT, enum, DML_SCALAR_UNION, an optional DML_SCALE_BIAS) says how its
-JSON is read, so every operator the header declares is handled by the same code.  The defaults and output formats follow
-UINT array, FLOAT, BOOL, enum, DML_SCALAR_UNION) says how its JSON is read, so every operator the
-header declares is handled by the same code.  The defaults and output formats follow
+UINT or INT array, FLOAT, BOOL, enum, DML_SCALAR_UNION, an optional DML_SCALE_BIAS) says how
+its JSON is read, so every operator the header declares is handled by the same code.  The
+defaults and output formats follow
 DxDispatch's parser and executor (DxDispatch/src/model/JsonParsers.cpp,
 DxDispatch/src/dxdispatch/Executor.cpp, DmlDispatchable.cpp); where dmlc differs it says so.
 
 Every fault names its place in the model as a JSON path, e.g.
 ``dispatchables.join.desc.Axis: expected an unsigned 32-bit integer, got "0"``.
+
+A model may come from anyone, so the files it names are confined (``Paths``): it reads
+only inside its own folder and writes only inside the output folder (the current one, or
+``dmlc run --output-dir``), unless the user lifts that (``--allow-any-path``).
 """
 import json
 import math
 import os
 import re
+import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -60,6 +66,8 @@ def _index(path, i):
 
 
 def _show(value):
+    if isinstance(value, _HugeInt):
+        return f"an integer literal of {value.digits} digits"
     text = json.dumps(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -72,37 +80,105 @@ def _hresult(hr):
 
 # DxDispatch parses models with RapidJSON's kParseCommentsFlag | kParseTrailingCommasFlag |
 # kParseStopWhenDoneFlag: // and /* */ comments, trailing commas and anything after the root
-# value are allowed.  Comments and trailing commas are blanked out character for character,
-# so JSON error positions still point into the file as written.
-_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/')
-_TRAILING_COMMA = re.compile(r'"(?:[^"\\\n]|\\.)*"|,(?=\s*[\]}])')
+# value are allowed.  Comments and trailing commas are blanked out character for character
+# (so JSON error positions still point into the file as written), then the standard
+# library's C decoder reads the text.  Each pass is linear in the size of the model: one
+# regular expression skips, in C, the longest stretch holding nothing to blank (strings
+# whole, whatever they contain), and Python sees only what is blanked, which it passes
+# once.  An unterminated string ends at its line (JSON then reports it).
+# Possessive quantifiers (Python 3.11) spare the engine its backtracking records: four times
+# faster, and just as linear without them.
+_P = "+" if sys.version_info >= (3, 11) else ""
+_STRING = r'"[^"\\\n]*' + _P + r'(?:\\.[^"\\\n]*' + _P + r')*' + _P + r'"?'
+_UNTIL_COMMENT = re.compile(r'(?:[^"/]+' + _P + "|" + _STRING + r"|/(?![/*]))*" + _P)
+_UNTIL_TRAILING_COMMA = re.compile(r'(?:[^",]+' + _P + "|" + _STRING + r"|,(?!\s*[\]}]))*" + _P)
+_MAY_COMMENT = re.compile(r"/[/*]")
+_MAY_TRAILING_COMMA = re.compile(r",\s*[\]}]")
+_NOT_SPACE = re.compile(r"\S")
+_BLANK = re.compile(r"[^\r\n]")
 
 
-def _blank(match):
-    text = match.group(0)
-    if text.startswith('"'):
-        return text
-    return re.sub(r"[^\r\n]", " ", text)
+def _blank_comments(text):
+    parts, pos = [], 0
+    while True:
+        start = _UNTIL_COMMENT.match(text, pos).end()
+        parts.append(text[pos:start])
+        if start == len(text):
+            return "".join(parts)
+        if text.startswith("//", start):
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+        else:
+            end = text.find("*/", start + 2)
+            if end < 0:
+                line, column = _line_column(text, start)
+                raise ModelError("", f"invalid JSON at line {line}, column {column}: a /* comment that is never closed")
+            end += 2
+        parts.append(_BLANK.sub(" ", text[start:end]))
+        pos = end
+
+
+def _blank_trailing_commas(text):
+    """Every comma followed by "]" or "}" becomes a space, except one that follows "[", "{",
+    "," or ":" ("[, ]" stays an error, as in RapidJSON)."""
+    parts, pos = [], 0
+    while True:
+        comma = _UNTIL_TRAILING_COMMA.match(text, pos).end()
+        parts.append(text[pos:comma])
+        if comma == len(text):
+            return "".join(parts)
+        before = comma - 1
+        while before >= 0 and text[before] in " \t\r\n":
+            before -= 1
+        parts.append("," if before < 0 or text[before] in "[{,:" else " ")
+        pos = comma + 1
+
+
+# Integer literals longer than Python reads from text by default (4300 digits; converting
+# them costs time quadratic in their length) are far beyond any DirectML type or double:
+# such a literal becomes a _HugeInt, which every field refuses by name as too large.
+_LONGEST_INT = 4300
+
+
+class _HugeInt(int):
+    """An integer literal of more than _LONGEST_INT digits, kept as its sign times 10**400."""
+
+    def __new__(cls, text):
+        value = super().__new__(cls, -10**400 if text.startswith("-") else 10**400)
+        value.digits = len(text.lstrip("-"))
+        return value
+
+
+def _parse_int(text):
+    return int(text) if len(text) <= _LONGEST_INT else _HugeInt(text)
+
+
+def _line_column(text, pos):
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+
+def parse_json_document(text):
+    """(value, ignored) of a DxDispatch model text: ignored is None, or the (line, column)
+    where text after the root value starts, which DxDispatch ignores (so does dmlc)."""
+    if _MAY_COMMENT.search(text):  # (a search in C: most models have neither)
+        text = _blank_comments(text)
+    if _MAY_TRAILING_COMMA.search(text):
+        text = _blank_trailing_commas(text)
+    start = len(text) - len(text.lstrip())
+    try:
+        value, end = json.JSONDecoder(parse_int=_parse_int).raw_decode(text, start)
+    except json.JSONDecodeError as e:
+        raise ModelError("", f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise ModelError("", "invalid JSON: arrays and objects nested deeper than dmlc reads (about "
+                             f"{sys.getrecursionlimit()} levels)") from None
+    rest = _NOT_SPACE.search(text, end)
+    return value, (_line_column(text, rest.start()) if rest else None)
 
 
 def parse_json(text):
     """The value of a DxDispatch model text (comments and trailing commas allowed)."""
-    text = _COMMENT.sub(_blank, text)
-
-    def trailing_comma(match):
-        # Only a comma after a value is a trailing comma: "[1, ]" is allowed, "[, ]" is not.
-        before = text[:match.start()].rstrip()
-        if match.group(0) == "," and before and before[-1] not in "{[,:":
-            return " "
-        return match.group(0)
-
-    text = _TRAILING_COMMA.sub(trailing_comma, text)
-    start = len(text) - len(text.lstrip())
-    try:
-        value, _ = json.JSONDecoder().raw_decode(text, start)
-    except json.JSONDecodeError as e:
-        raise ModelError("", f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-    return value
+    return parse_json_document(text)[0]
 
 
 # ---- Scalars -------------------------------------------------------------------------------
@@ -291,19 +367,166 @@ class Resource:
         return self.buffer[:count * self.dtype.itemsize].view(self.dtype)
 
 
-def _file_values(spec, path, model_dir, type_name, type_path):
-    """(bytes, data type name) of a sourcePath initializer, resolved against the model's
-    directory first and the current directory second, as DxDispatch does."""
+# ---- Files a model names -------------------------------------------------------------------
+
+READ_RULE = "a model reads files only inside its own folder"
+WRITE_RULE = "a model writes files only inside the output folder, the current folder or --output-dir"
+LIFT = "dmlc run --allow-any-path lifts this"
+
+
+def _within(path, folder):
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class Paths:
+    """Where the files a model names may be.  Confined (the default): a ``sourcePath`` is
+    relative to the model's folder and must stay inside it, and a ``targetPath`` is relative
+    to the output folder and must stay inside it, after symbolic links are resolved;
+    absolute paths are refused.  ``allow_any=True`` lifts both rules, and a sourcePath not
+    found beside the model is then looked for in the current folder, as DxDispatch does.
+    Whatever the rule, a target that exists must be a regular file (writeFile never writes
+    into a folder, a device, a pipe or through a dangling link), and a NUL character is
+    refused."""
+
+    def __init__(self, model_dir=".", output_dir=None, allow_any=False):
+        self.model_dir = os.path.abspath(model_dir)
+        self.output_dir = os.path.abspath(output_dir if output_dir is not None else os.getcwd())
+        self.allow_any = allow_any
+
+    def _inside(self, name, folder, path, rule, what):
+        if "\0" in name:
+            raise ModelError(path, f"{json.dumps(name)} holds a NUL character, which no file name can")
+        if os.path.isabs(name) and not self.allow_any:
+            raise ModelError(path, f"{json.dumps(name)} is an absolute path; {rule} ({LIFT})")
+        full = os.path.join(folder, name)
+        if not self.allow_any:
+            real, root = os.path.realpath(full), os.path.realpath(folder)
+            if not _within(real, root):
+                how = "through a symbolic link " if _within(os.path.normpath(full), os.path.normpath(folder)) else ""
+                raise ModelError(path, f"{json.dumps(name)} leads {how}to {real}, outside {what} {root}; {rule} ({LIFT})")
+        return full
+
+    def source(self, name, path):
+        """The file a sourcePath names (at JSON path ``path``), checked."""
+        full = self._inside(name, self.model_dir, path, READ_RULE, "the model's folder")
+        if self.allow_any and not os.path.lexists(full):
+            full = os.path.abspath(name)
+        if not os.path.lexists(full):
+            where = f"{self.model_dir} and in the current directory" if self.allow_any else self.model_dir
+            raise ModelError(path, f"file {name!r} not found (looked in {where})")
+        if not os.path.isfile(full):
+            raise ModelError(path, f"{name!r} is not a regular file (a folder, a device, a pipe or a dangling link)")
+        return full
+
+    def target(self, name, path):
+        """The file a targetPath names (at JSON path ``path``), checked."""
+        full = self._inside(name, self.output_dir, path, WRITE_RULE, "the output folder")
+        if os.path.lexists(full) and not os.path.isfile(full):
+            raise ModelError(path, f"{json.dumps(name)} exists and is not a regular file (a folder, a device, a pipe or a "
+                                   f"dangling link); writeFile replaces regular files only")
+        parent = os.path.dirname(full)
+        while not os.path.lexists(parent) and os.path.dirname(parent) != parent:
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            raise ModelError(path, f"{json.dumps(name)} cannot be written: {parent} is a file, not a folder")
+        return full
+
+
+def read_npy_header(f):
+    """(shape, fortran_order, dtype) of the .npy file open as f, left at its data, checked
+    against the file's size before anything is allocated: a ValueError names what is wrong
+    (not an .npy, an .npz, another format version, objects, a header declaring more data
+    than the file holds)."""
+    fmt = np.lib.format
+    version = fmt.read_magic(f)  # ValueError for anything that is not an .npy (an .npz is a zip file)
+    read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
+    if read_header is None:
+        raise ValueError(f"it is a version {version[0]}.{version[1]} .npy file; dmlc reads versions 1.0 and 2.0")
+    shape, fortran, dtype = read_header(f)
+    if dtype.hasobject:
+        raise ValueError(f"it holds Python objects ({dtype}), not numbers")
+    need = math.prod(shape) * dtype.itemsize
+    have = os.fstat(f.fileno()).st_size - f.tell()
+    if need > have:
+        raise ValueError(f"its header declares shape {shape} of {dtype} ({need} bytes), but the file holds {have} "
+                         f"bytes of data")
+    return shape, fortran, dtype
+
+
+def read_npy(path):
+    """The array of an .npy file, its header checked first (read_npy_header)."""
+    with open(path, "rb") as f:
+        shape, fortran, dtype = read_npy_header(f)
+        count = math.prod(shape)
+        data = np.fromfile(f, dtype, count) if count else np.zeros(0, dtype)
+    return data.reshape(shape, order="F" if fortran else "C")
+
+
+def _pillow(path):
+    """PIL.Image, or a ModelError at path naming the extra that brings it."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ModelError(path, "image files need Pillow, which is not installed: pip install \".[images]\" in "
+                               "dmlc's checkout (or pip install Pillow)") from None
+    return Image
+
+
+# The channels of an image tensor as Pillow's modes (DxDispatch: RGB, RGBA; grey for writing).
+_IMAGE_MODES = {1: "L", 3: "RGB", 4: "RGBA"}
+_IMAGE_TYPES = ("FLOAT32", "FLOAT16")
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg")
+
+
+def _image_values(full, source, spath, obj, path, type_name, type_path):
+    """(bytes, data type) of an image sourcePath, as DxDispatch's ReadTensorFromImage: the
+    image converted to the channels of the resource's resampleSize [1, C, H, W], scaled to
+    H x W (bicubic) when its size differs, stored as C planes of H x W (NCHW) of pixel / 255
+    in initialValuesDataType (FLOAT32 or FLOAT16)."""
+    rpath = _key(path, "resampleSize")
+    if "resampleSize" not in obj:
+        raise ModelError(rpath, "required for an image sourcePath: [1, C, H, W], C 1 (grey), 3 (RGB) or 4 (RGBA)")
+    size = _uint32_list(obj["resampleSize"], rpath)
+    if len(size) != 4 or size[0] != 1 or size[1] not in _IMAGE_MODES or 0 in size[2:]:
+        raise ModelError(rpath, f"expected [1, C, H, W] with C 1 (grey), 3 (RGB) or 4 (RGBA) and H, W above 0, got "
+                                f"{size}")
+    mode = obj.get("resampleMode", "scale")
+    if mode != "scale":
+        raise ModelError(_key(path, "resampleMode"), f'expected "scale" (the only mode), got {_show(mode)}')
+    if type_name not in _IMAGE_TYPES:
+        raise ModelError(type_path, f"an image is read as FLOAT32 or FLOAT16 values from 0 to 1, so this must be one "
+                                    f"of them, not {type_name or 'absent'}")
+    Image = _pillow(spath)
+    _, channels, height, width = size
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)  # an error, not a warning
+            with Image.open(full) as image:
+                image = image.convert(_IMAGE_MODES[channels])
+                if image.size != (width, height):
+                    image = image.resize((width, height), Image.Resampling.BICUBIC)
+                pixels = np.asarray(image, np.uint8).reshape(height, width, channels)
+    except MemoryError:
+        raise ModelError(rpath, f"not enough memory for a {width} x {height} image") from None
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+        raise ModelError(spath, f"cannot read {source!r} as an image: {_one_line(e)}") from None
+    values = pixels.transpose(2, 0, 1).astype(np.float32) / np.float32(255)
+    return values.astype(DTYPES[type_name]).reshape(-1).view(np.uint8), type_name
+
+
+def _one_line(error):
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def _file_values(spec, path, paths, type_name, type_path, obj, resource_path):
+    """(bytes, data type name) of a sourcePath initializer: an .npy, an image (.png, .jpg),
+    or raw bytes; the file is found by paths (beside the model)."""
     spath = _key(path, "sourcePath")
     source = _string(_get(spec, "sourcePath", path), spath)
-    full = os.path.join(model_dir, source)
-    if not os.path.exists(full):
-        full = os.path.abspath(source)
-    if not os.path.isfile(full):
-        raise ModelError(spath, f"file {source!r} not found (looked in {model_dir} and in the current directory)")
+    full = paths.source(source, spath)
     ext = os.path.splitext(full)[1].lower()
-    if ext in (".png", ".jpg", ".jpeg"):
-        raise ModelError(spath, "image files are not supported by dmlc; use .npy or raw binary data")
+    if ext in IMAGE_EXTENSIONS:
+        return _image_values(full, source, spath, obj, resource_path, type_name, type_path)
     if ext != ".npy":
         if type_name is None:
             raise ModelError(type_path, "required for raw binary data")
@@ -312,10 +535,14 @@ def _file_values(spec, path, model_dir, type_name, type_path):
                 return np.frombuffer(f.read(), np.uint8), type_name
         except OSError as e:
             raise ModelError(spath, f"cannot read {source!r}: {e.strerror or e}") from None
+        except MemoryError:
+            raise ModelError(spath, f"not enough memory to read {source!r}") from None
     try:
-        arr = np.load(full, allow_pickle=False)
-    except (OSError, ValueError) as e:
-        raise ModelError(spath, f"cannot read {source!r} as a NumPy array: {e}") from None
+        arr = read_npy(full)
+    except (OSError, ValueError, EOFError) as e:
+        raise ModelError(spath, f"cannot read {source!r} as a NumPy array: {_one_line(e)}") from None
+    except MemoryError:
+        raise ModelError(spath, f"not enough memory to read {source!r}") from None
     if arr.dtype.kind == "b":
         arr = arr.view(np.uint8)  # DxDispatch reads NumPy's bool ('?') as UINT8
     file_type = next((n for n, d in DTYPES.items() if d.kind == arr.dtype.kind and d.itemsize == arr.dtype.itemsize),
@@ -331,7 +558,7 @@ def _file_values(spec, path, model_dir, type_name, type_path):
     return data.reshape(-1).view(np.uint8), file_type
 
 
-def _parse_resource(name, obj, path, model_dir):
+def _parse_resource(name, obj, path, paths):
     obj = _object(obj, path, "a buffer resource object")
     tpath = _key(path, "initialValuesDataType")
     type_name = None
@@ -369,7 +596,7 @@ def _parse_resource(name, obj, path, model_dir):
                 delta = _typed(_get(init, "valueDelta", ipath), type_name, _key(ipath, "valueDelta"))
                 data = _sequence(start, delta, count, type_name).view(np.uint8)
             elif "sourcePath" in init:
-                data, type_name = _file_values(init, ipath, model_dir, type_name, tpath)
+                data, type_name = _file_values(init, ipath, paths, type_name, tpath, obj, path)
             else:
                 raise ModelError(ipath, "expected a constant (value, valueCount), a sequence (valueStart, valueDelta, "
                                         "valueCount) or a file (sourcePath)")
@@ -781,7 +1008,7 @@ def _parse_dispatch(cmd, path, resources, dispatchables):
     return Command("dispatch", path, dispatchable=disp, slots=slots)
 
 
-def _parse_command(cmd, path, resources, dispatchables, model_dir):
+def _parse_command(cmd, path, resources, dispatchables, paths):
     cmd = _object(cmd, path, "a command object")
     kind = _string(_get(cmd, "type", path), _key(path, "type"))
     if kind.lower() == "dispatch":
@@ -791,12 +1018,43 @@ def _parse_command(cmd, path, resources, dispatchables, model_dir):
         verbose = _bool(cmd.get("verbose", False), _key(path, "verbose"))
         return Command("print", path, resource=resource, verbose=verbose)
     if kind.lower() == "writefile":
-        resource = _resource(_get(cmd, "resource", path), resources, _key(path, "resource"))
-        target = _string(_get(cmd, "targetPath", path), _key(path, "targetPath"))
-        dims = cmd.get("dimensions")
-        dims = _uint32_list(dims, _key(path, "dimensions")) if dims is not None else []
-        return Command("writeFile", path, resource=resource, target=target, dimensions=dims)
+        return _parse_write_file(cmd, path, resources, paths)
     raise ModelError(_key(path, "type"), f"{_show(kind)} is not a command; expected dispatch, print or writeFile")
+
+
+def _parse_write_file(cmd, path, resources, paths):
+    """A writeFile command, its target checked (paths) and its data measured now, so that
+    a model that cannot write its files fails before anything runs."""
+    resource = _resource(_get(cmd, "resource", path), resources, _key(path, "resource"))
+    tpath, dpath = _key(path, "targetPath"), _key(path, "dimensions")
+    target = _string(_get(cmd, "targetPath", path), tpath)
+    full = paths.target(target, tpath)
+    dims = cmd.get("dimensions")
+    dims = _uint32_list(dims, dpath) if dims is not None else []
+    ext = os.path.splitext(target)[1].lower()
+    if ext in IMAGE_EXTENSIONS:
+        # DxDispatch's WriteTensorToImage: an NCHW tensor of FLOAT32 or FLOAT16 values from 0
+        # to 1, C 1 (grey), 3 (RGB) or 4 (RGBA).
+        if len(dims) != 4 or dims[0] != 1 or dims[1] not in _IMAGE_MODES or 0 in dims[2:]:
+            raise ModelError(dpath, f"an image needs dimensions [1, C, H, W] with C 1 (grey), 3 (RGB) or 4 (RGBA) and "
+                                    f"H, W above 0, got {dims or 'none'}")
+        if ext != ".png" and dims[1] == 4:
+            raise ModelError(dpath, "a JPEG has no alpha channel: write 4 channels (RGBA) to a .png")
+        if resource.type_name not in _IMAGE_TYPES:
+            raise ModelError(path, f"resource {resource.name!r} is {resource.type_name or 'untyped'}; an image is "
+                                   f"written from FLOAT32 or FLOAT16 values")
+        _pillow(tpath)
+    elif ext == ".npy" and resource.dtype is None:
+        raise ModelError(path, f"resource {resource.name!r} has no initialValuesDataType, so it cannot be written as a "
+                               f"NumPy array")
+    if ext == ".npy" or ext in IMAGE_EXTENSIONS:
+        # As DxDispatch: the given dimensions, else the whole buffer as one dimension.
+        dims = dims or [resource.size // resource.dtype.itemsize]
+        nbytes = math.prod(dims) * resource.dtype.itemsize
+        if nbytes > resource.size:
+            raise ModelError(dpath, f"{dims} needs {nbytes} bytes, but resource {resource.name!r} has {resource.size}")
+    return Command("writeFile", path, resource=resource, target=target, full=full, dimensions=dims, ext=ext,
+                   paths=paths)
 
 
 # ---- The model -----------------------------------------------------------------------------
@@ -811,27 +1069,42 @@ class Model:
         self.commands = commands
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, paths=None, warn=None):
+        """The model in the file path.  paths (default: confined to the file's folder and the
+        current folder) says which files it may read and write; warn(message) hears about
+        text after the model's JSON object, which is ignored."""
         try:
             with open(path, encoding="utf-8-sig") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
             raise ModelError("", f"cannot read the model: {getattr(e, 'strerror', None) or e}") from None
-        return cls.parse(parse_json(text), os.path.dirname(os.path.abspath(path)))
+        doc, ignored = parse_json_document(text)
+        if ignored and warn:
+            warn(f"text after the model's JSON object, from line {ignored[0]}, column {ignored[1]} on, is ignored "
+                 f"(as DxDispatch ignores it)")
+        model_dir = os.path.dirname(os.path.abspath(path))
+        if paths is None:
+            paths = Paths(model_dir)
+        else:
+            paths.model_dir = model_dir
+        return cls.parse(doc, paths=paths)
 
     @classmethod
-    def parse(cls, doc, model_dir="."):
+    def parse(cls, doc, model_dir=".", paths=None):
+        """A parsed document; files are found by paths (default: Paths(model_dir))."""
+        if paths is None:
+            paths = Paths(model_dir)
         doc = _object(doc, "", "a JSON object at the top of the model")
         resources = {}
         for name, obj in _object(_get(doc, "resources", ""), "resources").items():
-            resources[name] = _parse_resource(name, obj, _key("resources", name), model_dir)
+            resources[name] = _parse_resource(name, obj, _key("resources", name), paths)
         dispatchables = {}
         for name, obj in _object(_get(doc, "dispatchables", ""), "dispatchables").items():
             dispatchables[name] = _parse_dispatchable(name, obj, _key("dispatchables", name))
         commands_json = _get(doc, "commands", "")
         if not isinstance(commands_json, list):
             raise ModelError("commands", f"expected an array of commands, got {_show(commands_json)}")
-        commands = [_parse_command(c, _index("commands", i), resources, dispatchables, model_dir)
+        commands = [_parse_command(c, _index("commands", i), resources, dispatchables, paths)
                     for i, c in enumerate(commands_json)]
         return cls(resources, dispatchables, commands)
 
@@ -881,35 +1154,36 @@ class Model:
 
     def _writeFile(self, cmd, out):
         res = cmd.resource
-        # Relative to the current directory, which is DxDispatch's default output path.
-        target = cmd.target if os.path.isabs(cmd.target) else os.path.join(os.getcwd(), cmd.target)
-        ext = os.path.splitext(target)[1].lower()
-        if ext in (".png", ".jpg", ".jpeg"):
-            raise ModelError(_key(cmd.path, "targetPath"), "image files are not supported by dmlc; use .npy or raw "
-                                                           "binary data")
-        if ext == ".npy":
-            if res.dtype is None:
-                raise ModelError(cmd.path, f"resource {res.name!r} has no initialValuesDataType, so it cannot be "
-                                           f"written as a NumPy array")
-            # As DxDispatch: the given dimensions, else the whole buffer as one dimension.
-            dims = cmd.dimensions or [res.size // res.dtype.itemsize]
-            nbytes = math.prod(dims) * res.dtype.itemsize
-            if nbytes > res.size:
-                raise ModelError(_key(cmd.path, "dimensions"), f"{dims} needs {nbytes} bytes, but resource "
-                                                               f"{res.name!r} has {res.size}")
-            data = res.buffer[:nbytes].view(res.dtype).reshape(dims)
+        tpath = _key(cmd.path, "targetPath")
+        target = cmd.paths.target(cmd.target, tpath)  # again: an earlier command may have made a folder there
+        if cmd.ext == ".npy" or cmd.ext in IMAGE_EXTENSIONS:
+            data = res.buffer[:math.prod(cmd.dimensions) * res.dtype.itemsize].view(res.dtype).reshape(cmd.dimensions)
         try:
-            parent = os.path.dirname(target)
-            if parent:
-                os.makedirs(parent, exist_ok=True)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "wb") as f:
-                if ext == ".npy":
+                if cmd.ext == ".npy":
                     np.save(f, data)
+                elif cmd.ext in IMAGE_EXTENSIONS:
+                    _write_image(f, data, cmd.ext)
                 else:
                     f.write(res.buffer.tobytes())
         except OSError as e:
-            raise ModelError(cmd.path, f"cannot write {target!r}: {e.strerror or e}") from None
+            raise ModelError(cmd.path, f"cannot write {cmd.target!r}: {e.strerror or _one_line(e)}") from None
         out.write(f"Resource '{res.name}' written to '{target}'\n")
+
+
+def _write_image(f, data, ext):
+    """data (1, C, H, W) as a PNG or JPEG image, as DxDispatch's WriteTensorToImage: each
+    value clamped to [0, 1] (NaN gives 1, as its std::min/std::max do), times 255 in float32,
+    truncated to 8 bits."""
+    Image = _pillow("")
+    v = data[0].astype(np.float32)
+    v = np.where(v < 1, v, np.float32(1))
+    v = np.where(v > 0, v, np.float32(0))
+    pixels = np.ascontiguousarray((v * np.float32(255)).astype(np.uint8).transpose(1, 2, 0))
+    channels = pixels.shape[2]
+    image = Image.fromarray(pixels[:, :, 0] if channels == 1 else pixels)  # L, RGB or RGBA
+    image.save(f, format="PNG" if ext == ".png" else "JPEG")
 
 
 def format_value(v):

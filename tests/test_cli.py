@@ -549,8 +549,7 @@ def test_malformed_model(tmp_path, capsys, monkeypatch, case):
         # 1e6 is a JSON float: not an integer at all, as for RapidJSON.
         assert got == "resources.A.initialValues[5]: expected a UINT8 integer, got 1000000.0"
     elif name == "missing npy file":
-        assert got == (f"resources.A.initialValues.sourcePath: file 'nowhere.npy' not found (looked in {tmp_path} "
-                       f"and in the current directory)")
+        assert got == f"resources.A.initialValues.sourcePath: file 'nowhere.npy' not found (looked in {tmp_path})"
     elif name == "wrong output size":
         # Created before any command runs; the message is the core's, the dispatchable named.
         assert got.startswith("dispatchables.split: cannot create the operator: DML_OPERATOR_SPLIT: ")
@@ -565,7 +564,7 @@ def test_malformed_model(tmp_path, capsys, monkeypatch, case):
     ("", "invalid JSON at line 1, column 1: Expecting value"),
     ("[1, 2]", "expected a JSON object at the top of the model, got [1, 2]"),
     ('{"resources": {}, "dispatchables": {}, "commands": [/* never closed ]}',
-     "invalid JSON at line 1, column 53: Expecting value"),
+     "invalid JSON at line 1, column 53: a /* comment that is never closed"),
 ])
 def test_bad_json(tmp_path, capsys, monkeypatch, text, message):
     path = tmp_path / "bad.json"

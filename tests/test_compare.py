@@ -222,18 +222,31 @@ def test_faults_are_all_reported_before_anything_runs(tmp_path, capsys, monkeypa
 @pytest.mark.parametrize("content,why", [
     (b"not numpy", "the magic string is not correct; expected b'\\x93NUMPY', got b'not nu'"),
     (b"\x93NUMPY\x01\x00", "EOF: reading array header length, expected 2 bytes got 0"),
-    (None, "Object arrays cannot be loaded when allow_pickle=False"),
+    (None, "it holds Python objects (object), not numbers"),
+    ("huge", "its header declares shape (1000000000000,) of float32 (4000000000000 bytes), but the file holds 8 "
+             "bytes of data"),
+    ("npz", "the magic string is not correct; expected b'\\x93NUMPY', got b'PK\\x03\\x04"),  # a zip file
 ])
 def test_unreadable_file(tmp_path, capsys, monkeypatch, content, why):
+    """Not an .npy, objects, a header declaring a terabyte (read before any allocation,
+    so no MemoryError), an .npz: each an error (status 2), never a mismatch (1)."""
     path = model(tmp_path, [1, 2, 3])
     d = gpu(tmp_path)
     if content is None:
         np.save(d / "Out.npy", np.array([{}, 1], dtype=object), allow_pickle=True)
+    elif content == "huge":
+        with open(d / "Out.npy", "wb") as f:
+            np.lib.format.write_array_header_1_0(f, {"descr": "<f4", "fortran_order": False, "shape": (10**12,)})
+            f.write(bytes(8))
+    elif content == "npz":
+        with open(d / "Out.npy", "wb") as f:
+            np.savez(f, x=np.zeros(3, np.float32))
     else:
         (d / "Out.npy").write_bytes(content)
     status, out, err = run(capsys, monkeypatch, tmp_path, path, "--compare", d)
     assert (status, out) == (2, [])
-    assert err == f"dmlc run: {path}: --compare {d}/Out.npy: cannot read it as a NumPy array: {why}\n"
+    assert err.startswith(f"dmlc run: {path}: --compare {d}/Out.npy: cannot read it as a NumPy array: {why}")
+    assert err.count("\n") == 1 and (content == "npz" or err.endswith(f"{why}\n"))
 
 
 def test_directory_faults(tmp_path, capsys, monkeypatch):

@@ -210,7 +210,8 @@ def test_bad_block_size(block, exc, msg):
 
 
 @pytest.mark.parametrize("order,exc,msg", [
-    ("depth", ValueError, "order is 'depth', expected one of 'depth_column_row', 'column_row_depth'"),
+    ("depth", ValueError, "order is 'depth', expected one of 'depth_column_row' \\(or 'dcr'\\), 'column_row_depth' "
+                          "\\(or 'crd'\\)"),
     (2, ValueError, "order is 2, expected one of 0 \\(DEPTH_COLUMN_ROW\\), 1 \\(COLUMN_ROW_DEPTH\\)"),
     (1.0, TypeError, "order must be a string or DepthSpaceOrder, not float"),
     (dmlc.PaddingMode.EDGE, TypeError, "order must be a string or DepthSpaceOrder, not PaddingMode"),

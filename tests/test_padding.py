@@ -351,7 +351,7 @@ X = np.zeros((2, 3, 4), np.float32)
 
 @pytest.mark.parametrize("kwargs,exc,msg", [
     (dict(mode="mirror"), ValueError,
-     "pad: mode is 'mirror', expected one of 'constant', 'edge', 'reflection', 'symmetric', 'wrap'"),
+     "pad: mode is 'mirror', expected one of 'constant', 'edge', 'reflection' \\(or 'reflect'\\), 'symmetric', 'wrap'"),
     (dict(mode=5), ValueError, r"pad: mode is 5, expected one of 0 \(CONSTANT\), 1 \(EDGE\), 2 \(REFLECTION\), "
                                r"3 \(SYMMETRIC\), 4 \(WRAP\)"),
     (dict(mode=-1), ValueError, "pad: mode is -1"),

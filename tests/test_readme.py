@@ -8,7 +8,13 @@ reader working through it would):
   lines, a timing `0.0522 ms` for any timing, and `/home/me` for the scratch directory;
 - a block after `<!-- readme-test: file NAME -->` is written to NAME (pad.json, app.c);
 - a block after `<!-- readme-test: skip: REASON -->` is not run.  SKIPPED below lists them,
-  so that a new one is a decision made here, not a silent gap.
+  so that a new one is a decision made here, not a silent gap; a marker without a reason
+  is a failure;
+- a block that needs a tool this machine lacks (a C compiler, CMake, pkg-config, an
+  optional Python package) is reported as a skip after every other block ran.
+
+The prose is read too: a paragraph or a sentence that appears twice, word for word, is a
+failure (text pasted twice, or two versions of a passage merged into one).
 """
 import doctest
 import io
@@ -30,19 +36,16 @@ FENCE = re.compile(r"^(?:<!-- readme-test: (?P<marker>[^>]*?) -->\n)?```(?P<lang
 # The blocks not run: their first line, and why.
 SKIPPED = {
     "pip install .": "installs dmlc (the test runs every other block against the dmlc under test)",
-    'pip install ".[test,dask]" && pytest tests': "installs packages and runs the test suite, which runs this file",
+    'pip install ".[test,dask,images]" && pytest tests':
+        "installs packages and runs the test suite, which runs this file",
     "pip install onnxruntime onnx   # optional peers; PyTorch too if installed":
         "installs packages, and the benchmark takes minutes (tests/test_cli.py runs it)",
-    'pip install "dmlc[dask]"      # dmlc with dask[array] and distributed':
+    'pip install ".[dask]"   # in dmlc\'s checkout: dmlc with dask[array] and distributed':
         "installs packages (CI installs the dask extra for the tests)",
-    'PKG_CONFIG_PATH="$(dmlc config --pkgconfigdir)" cc app.c $(pkg-config --cflags --libs dmlc)':
-        "builds against an installed wheel's pkg-config and CMake files (CI's stage 9 does)",
     'rustc main.rs -L "native=$(dmlc config --libdir)" -l dylib=directml_py \\':
         "needs a Rust program (CI's stage 9 builds tests/rust this way)",
     'PKG_CONFIG_PATH="$(dmlc config --pkgconfigdir)" go build':
         'needs a Go module and toolchain',
-    'find_package(dmlc 0.1 REQUIRED)          # in CMakeLists.txt':
-        "a CMakeLists.txt fragment (CI's stage 9 builds tests/c/CMakeLists.txt)",
     '// build.rs':
         "a build.rs for a Cargo crate (CI's stage 9 runs tests/rust)",
     '// #cgo pkg-config: dmlc':
@@ -124,15 +127,26 @@ class Reader:
                 lines[a + 1:b]) + f"\n--- it printed:\n{got}"
 
 
+def missing_tools(body):
+    """The tools a shell block or transcript calls that this machine lacks."""
+    uses = {"cc": re.search(r"(^|[\s(])cc\s|\./a\.out|\./app|\./build/app", body),
+            "cmake": re.search(r"(^|\s)cmake\s", body), "pkg-config": "pkg-config" in body}
+    return [tool for tool, used in uses.items() if used and shutil.which(tool) is None]
+
+
 def test_every_readme_block_runs_as_pasted(tmp_path, monkeypatch):
     reader = Reader(tmp_path, monkeypatch)
     skipped = {}
-    needs_cc = shutil.which("cc") is None
     for line, marker, lang, body in blocks():
         where = f"README.md:{line + 1} ({lang or 'plain'} block)"
         first = body.split("\n", 1)[0]
-        if marker and marker.startswith("skip: "):
-            skipped[first] = marker[len("skip: "):]
+        lacking = missing_tools(body) if lang == "sh" or body.startswith("$ ") else []
+        if marker and marker.startswith("skip:"):
+            reason = marker[len("skip:"):].strip()
+            assert reason, f"{where}: a skip marker needs a reason: <!-- readme-test: skip: REASON -->"
+            skipped[first] = reason
+        elif lacking:
+            reader.missing.append(f"{where} (needs {', '.join(lacking)})")
         elif marker and marker.startswith("file "):
             (reader.dir / marker[len("file "):]).write_text(body)
         elif marker:
@@ -140,16 +154,64 @@ def test_every_readme_block_runs_as_pasted(tmp_path, monkeypatch):
         elif lang == "python":
             reader.python(where, body)
         elif lang == "sh":
-            if needs_cc and "cc " in body:
-                pytest.skip(f"{where} needs a C compiler")
             reader.shell(body, check=True)
         elif lang == "" and body.startswith("$ "):
-            if needs_cc and ("./a.out" in body or "cc " in body):
-                pytest.skip(f"{where} needs a C compiler")
             reader.transcript(where, body)
         else:
             pytest.fail(f"{where}: a {lang or 'plain'} block that is neither run nor marked "
                         f"<!-- readme-test: skip: REASON --> or <!-- readme-test: file NAME -->")
     assert skipped == SKIPPED
     if reader.missing:
-        pytest.skip("every other block ran; not run for want of an optional package: " + ", ".join(reader.missing))
+        pytest.skip("every other block ran; not run for want of a tool or an optional package: "
+                    + ", ".join(reader.missing))
+
+
+def prose():
+    """The README's paragraphs outside code blocks and HTML comments, whitespace collapsed
+    (a list item is a paragraph of its own)."""
+    if not os.path.exists(README):
+        pytest.skip("README.md is in a checkout only")
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"^```.*?^```$", "\n", text, flags=re.M | re.S)
+    text = re.sub(r"<!--.*?-->", "\n", text, flags=re.S)
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", text):
+        for item in re.split(r"\n(?=\s*(?:[-*]|\d+\.) )", block):
+            item = re.sub(r"^(?:[-*]|\d+\.)\s+", "", " ".join(item.split()))
+            if item and not item.startswith(("#", "|")):
+                paragraphs.append(item)
+    return paragraphs
+
+
+def repeated(items):
+    seen, twice = set(), []
+    for item in items:
+        if item in seen and item not in twice:
+            twice.append(item)
+        seen.add(item)
+    return twice
+
+
+def sentences(paragraphs):
+    """Sentences and clauses (split at . ! ? ; :) of six words or more: shorter ones ("see
+    below.") may recur."""
+    return [s for p in paragraphs for s in re.split(r"(?<=[.!?:;])\s+", p) if len(s.split()) >= 6]
+
+
+def test_no_paragraph_or_sentence_is_repeated():
+    paragraphs = prose()
+    assert len(paragraphs) > 50  # the README was read
+    assert repeated(paragraphs) == []
+    assert repeated(sentences(paragraphs)) == []
+
+
+def test_the_repetition_check_finds_repeats(tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Title\n\nOne paragraph, said twice.\n\n```sh\nOne paragraph, said twice.\n```\n\n"
+                      "- One paragraph, said twice.\n- An item.\n\nFirst. It runs on every machine we have. End.\n\n"
+                      "Then: It runs on every machine we have. And more.\n")
+    monkeypatch.setattr(sys.modules[__name__], "README", str(readme))
+    paragraphs = prose()
+    assert repeated(paragraphs) == ["One paragraph, said twice."]  # the code block does not count
+    assert repeated(sentences(paragraphs)) == ["It runs on every machine we have."]

@@ -177,7 +177,7 @@ def _tile(shape, chunks, n, reps=(1, 1, 2, 2)):
 def workloads(quick):
     try:
         import dask.array  # noqa: F401
-    except ImportError:  # pip install "dmlc[dask]"
+    except ImportError:  # pip install ".[dask]" in the checkout
         return []
     shape = (2, 16, 112, 112) if quick else (8, 64, 224, 224)
     n = shape[0]

@@ -22,7 +22,7 @@ endif()
 if(NOT EXISTS "${_dmlc_library}" OR NOT EXISTS "${_dmlc_root}/include/directml_py.h")
   set(dmlc_FOUND FALSE)
   set(dmlc_NOT_FOUND_MESSAGE
-      "the dmlc package in ${_dmlc_root} has no built library or header: reinstall it (pip install dmlc)")
+      "the dmlc package in ${_dmlc_root} has no built library or header: reinstall it (pip install . in dmlc's checkout)")
   return()
 endif()
 

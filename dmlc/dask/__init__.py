@@ -14,7 +14,12 @@ True
 
 Arguments are checked when the graph is built, by the in-memory functions themselves, so
 the errors and their messages are the in-memory ones.  ``import dmlc`` never imports Dask;
-this module needs ``pip install "dmlc[dask]"``.
+this module needs the ``dask`` extra (``pip install ".[dask]"`` in dmlc's checkout).
+
+``from_npy`` and ``to_npy`` read and write .npy files block by block, in memory bounded by
+a few blocks per worker.  There is no ``max_unpool``: its indices are data, so any output
+block may take values from any input block, and a Dask version would read the whole input
+for every output block.
 """
 import builtins  # this module's slice is dmlc.slice's Dask version; Python's is builtins.slice
 import functools
@@ -28,13 +33,20 @@ from dask.base import tokenize
 import dmlc
 from dmlc._enums import DepthSpaceOrder, PaddingMode
 from dmlc.dask._blocks import bounds_of, chunks_from_bounds, known_chunks, new_array, region_layers
+from dmlc.dask._npy import from_npy, to_npy
 from dmlc.depth_space import _order
 from dmlc.max_pooling import _indices_dtype
 from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
-           "tile"]
+           "tile", "from_npy", "to_npy"]
+
+
+def __dir__():
+    """The public API only (what ``from dmlc.dask import *`` gives), not the modules and
+    helpers this one uses."""
+    return sorted(__all__)
 
 _UINT_MAX = 0xFFFFFFFF
 

@@ -8,7 +8,7 @@ fn main() {
     let out = Command::new(&dmlc)
         .args(["config", "--libdir"])
         .output()
-        .unwrap_or_else(|e| panic!("running `{dmlc} config --libdir`: {e} (is dmlc installed? pip install dmlc)"));
+        .unwrap_or_else(|e| panic!("running `{dmlc} config --libdir`: {e} (is dmlc installed? pip install . in its checkout)"));
     assert!(out.status.success(), "`{dmlc} config --libdir` failed");
     let libdir = String::from_utf8(out.stdout).expect("a UTF-8 path").trim().to_string();
     println!("cargo:rustc-link-search=native={libdir}");
