@@ -56,6 +56,69 @@ OPERATORS = tuple((dmlc_op_rows[i].name.decode(), dmlc_op_rows[i].value, dmlc_op
 #: The operator families (src/ops/<family>.c), in ops.def's order.
 FAMILIES = tuple(dict.fromkeys(family for _, _, family in OPERATORS))
 
+# The desc layouts, src/schema.def compiled in (src/schema.h builds the table).
+cdef extern from *:
+    """
+    #include "directml_py.h"
+    #include "schema.h"
+    """
+    ctypedef struct dmlc_field:
+        const char* name
+        const char* ctype
+        const char* count_name
+        unsigned short offset
+        unsigned char size
+        unsigned char kind
+        unsigned char type
+        unsigned char flags
+    ctypedef struct dmlc_schema:
+        int type
+        const char* name
+        unsigned flags
+        unsigned types
+        unsigned size
+        unsigned field_count
+        const dmlc_field* fields
+    const dmlc_schema* dmlc_schema_find(DML_OPERATOR_TYPE type)
+    unsigned DMLC_SCHEMA_IN_PLACE, DMLC_SCHEMA_INFER_READS_OUTPUTS
+    unsigned DMLC_FIELD_OPTIONAL, DMLC_FIELD_INDICES, DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL
+    unsigned DMLC_TYPES_INDEX
+
+# Names of schema.h's enums and flags, in their values' order.
+SCHEMA_KINDS = ("input", "output", "attr")
+SCHEMA_TYPES = ("TENSOR", "TENSOR_ARRAY", "UINT", "UINT64", "INT", "FLOAT", "BOOL", "ENUM", "UINT_ARRAY",
+                "INT_ARRAY", "FLOAT_ARRAY", "SCALE_BIAS", "SIZE_2D", "SCALAR_UNION")
+
+
+cdef tuple _flag_names(unsigned flags, tuple table):
+    return tuple(name for bit, name in table if flags & bit)
+
+
+cdef tuple _schema_entry(const dmlc_schema* s):
+    cdef unsigned i
+    cdef const dmlc_field* f
+    fields = []
+    for i in range(s.field_count):
+        f = &s.fields[i]
+        fields.append((f.name.decode(), SCHEMA_KINDS[f.kind], SCHEMA_TYPES[f.type], f.ctype.decode(),
+                       _flag_names(f.flags, ((DMLC_FIELD_OPTIONAL, "optional"), (DMLC_FIELD_INDICES, "indices"),
+                                             (DMLC_FIELD_RANK, "rank"), (DMLC_FIELD_SPATIAL, "spatial"))),
+                       f.count_name.decode() if f.count_name != NULL else None, f.offset, f.size))
+    return (s.name.decode()[len("DML_OPERATOR_"):], s.type,
+            _flag_names(s.flags, ((DMLC_SCHEMA_IN_PLACE, "in_place"),
+                                  (DMLC_SCHEMA_INFER_READS_OUTPUTS, "infer_reads_outputs"))),
+            s.types, s.size, tuple(fields))
+
+
+#: The desc layouts (src/schema.def), by DML_OPERATOR_TYPE value: (name without DML_OPERATOR_,
+#: value, operator flags, data types as a bit set by DML_TENSOR_DATA_TYPE value, sizeof the desc,
+#: fields), each field (name, kind, type, C type, flags, count field or None, offset, size).
+#: dmlc.schema is the readable view.
+SCHEMA = tuple(_schema_entry(dmlc_schema_find(<DML_OPERATOR_TYPE>_v)) for _v in range(256)
+               if dmlc_schema_find(<DML_OPERATOR_TYPE>_v) != NULL)
+#: DMLC_TYPES_INDEX: the index tensors' types, as a bit set.
+SCHEMA_INDEX_TYPES = DMLC_TYPES_INDEX
+
 HEADER_VERSION = DMLC_VERSION
 VERSION = f"{DMLC_VERSION_MAJOR}.{DMLC_VERSION_MINOR}.{DMLC_VERSION_PATCH}"
 

@@ -74,9 +74,13 @@ static dmlc_family find_family(DML_OPERATOR_TYPE type)
     return f;
 }
 
-/* The operator's name and family for a desc, or a failure naming what is wrong. */
-static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, const char** name, dmlc_family* family)
+/* The operator's name and family for a desc, or a failure naming what is wrong: the type,
+ * or what its schema entry says of every desc (dmlc_schema_check; infer: for
+ * dmlcInferOutputSizes). */
+static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, int infer, const char** name,
+                      dmlc_family* family)
 {
+    const dmlc_schema* schema;
     if (!desc) return dmlc_fail(E_POINTER, who, "desc is NULL");
     *name = dmlc_operator_type_name(desc->Type);
     if (!*name || desc->Type == DML_OPERATOR_INVALID)
@@ -85,7 +89,8 @@ static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, const char
     if (!family->create)
         return dmlc_fail(E_NOTIMPL, *name, "%s (%d) is not implemented by dmlc", *name, (int)desc->Type);
     if (!desc->Desc) return dmlc_fail(E_POINTER, *name, "desc->Desc is NULL");
-    return S_OK;
+    schema = dmlc_schema_find(desc->Type); /* never NULL: src/schema.c proves every ops.def entry has one */
+    return dmlc_schema_check(schema, *name, desc->Desc, infer);
 }
 
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
@@ -141,7 +146,7 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     *op = NULL;
     if (!desc) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "desc is NULL");
     if (FAILED(hr = dmlc_cpu_check("dmlcCreateOperator"))) return hr; /* kernels are chosen below, by the CPU's features */
-    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family))) return hr;
+    if (FAILED(hr = lookup("dmlcCreateOperator", desc, 0, &name, &family))) return hr;
     hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {
         free(*op);
@@ -290,17 +295,6 @@ static void key_tensors(dmlc_key* k, const DML_TENSOR_DESC* t, UINT n)
     for (UINT i = 0; i < n && k->ok; ++i) key_tensor(k, &t[i]);
 }
 
-/* The pooling window arrays, DimensionCount values each (dilations when the type has them). */
-static void key_window(dmlc_key* k, UINT n, const UINT* strides, const UINT* window, const UINT* start,
-                       const UINT* end, const UINT* dilations)
-{
-    key_uints(k, strides, n);
-    key_uints(k, window, n);
-    key_uints(k, start, n);
-    key_uints(k, end, n);
-    if (dilations) key_uints(k, dilations, n);
-}
-
 /* The DimensionCount of a buffer tensor desc, or ~0u. */
 static UINT key_rank(const DML_TENSOR_DESC* t)
 {
@@ -308,156 +302,66 @@ static UINT key_rank(const DML_TENSOR_DESC* t)
                                                              : ~0u;
 }
 
-/* An array field's count must be the one creation checks before it reads the array (the
- * input's rank, or its spatial axes); otherwise the desc has no key and creation says why. */
-static void key_count(dmlc_key* k, UINT count, UINT want)
-{
-    if (count != want) k->ok = 0;
-}
-
-/* desc's key into k; 0 if it has none (a type or a field the cache does not take).  For
- * dmlcInferOutputSizes (infer), the output tensors are left out: it does not read them
- * (SPLIT's and MAX_UNPOOLING's, which it reads, have no key there). */
+/* desc's key into k, walking its schema entry (src/schema.def) field by field; 0 if it has
+ * none (a type without an entry, or a field the cache does not take).  Every field goes in,
+ * as its bits; an array as its count and its values; a tensor by key_tensor.  A count the
+ * schema ties to the input's rank (DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL) must be the one
+ * creation checks before it reads the arrays, or the desc has no key and creation says
+ * why: so the cache never reads an array that creation would refuse unread.  For
+ * dmlcInferOutputSizes (infer), the output tensors are left out where it does not read
+ * them (DMLC_SCHEMA_INFER_READS_OUTPUTS). */
 static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
 {
-    const void* d = desc ? desc->Desc : NULL;
-#define OUT(t) (infer ? NULL : (t))
+    const dmlc_schema* s;
+    const char* d;
+    UINT rank = ~0u; /* the first input tensor's */
+    int skip_outputs;
     k->n = 0;
     k->ok = 1;
-    if (!d) return 0;
+    if (!desc || !desc->Desc || (s = dmlc_schema_find(desc->Type)) == NULL) return 0;
+    d = (const char*)desc->Desc;
+    skip_outputs = infer && !(s->flags & DMLC_SCHEMA_INFER_READS_OUTPUTS);
     key_put(k, (uint32_t)desc->Type);
-    switch ((int)desc->Type) {
-    case DML_OPERATOR_DEPTH_TO_SPACE: /* the first version is the prefix of the second */
-    case DML_OPERATOR_SPACE_TO_DEPTH:
-    case DML_OPERATOR_DEPTH_TO_SPACE1:
-    case DML_OPERATOR_SPACE_TO_DEPTH1: {
-        const DML_DEPTH_TO_SPACE1_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->BlockSize);
-        if (desc->Type == DML_OPERATOR_DEPTH_TO_SPACE1 || desc->Type == DML_OPERATOR_SPACE_TO_DEPTH1)
-            key_put(k, (uint32_t)o->Order);
-        break;
-    }
-    case DML_OPERATOR_PADDING: {
-        const DML_PADDING_OPERATOR_DESC* o = (const DML_PADDING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_put(k, (uint32_t)o->PaddingMode);
-        key_bits(k, &o->PaddingValue, 1);
-        key_uints(k, o->StartPadding, o->DimensionCount);
-        key_uints(k, o->EndPadding, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_PADDING1: {
-        const DML_PADDING1_OPERATOR_DESC* o = (const DML_PADDING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_put(k, (uint32_t)o->PaddingMode);
-        key_put(k, (uint32_t)o->PaddingValueDataType);
-        key_bits(k, &o->PaddingValue, 2);
-        key_uints(k, o->StartPadding, o->DimensionCount);
-        key_uints(k, o->EndPadding, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_SPLIT: {
-        const DML_SPLIT_OPERATOR_DESC* o = (const DML_SPLIT_OPERATOR_DESC*)d;
-        if (infer) return 0;
-        key_tensor(k, o->InputTensor);
-        key_tensors(k, o->OutputTensors, o->OutputCount);
-        key_put(k, o->Axis);
-        break;
-    }
-    case DML_OPERATOR_JOIN: {
-        const DML_JOIN_OPERATOR_DESC* o = (const DML_JOIN_OPERATOR_DESC*)d;
-        key_tensors(k, o->InputTensors, o->InputCount);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->Axis);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING: {
-        const DML_MAX_POOLING_OPERATOR_DESC* o = (const DML_MAX_POOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING1: /* the prefix of MAX_POOLING2 */
-    case DML_OPERATOR_MAX_POOLING2: {
-        const DML_MAX_POOLING2_OPERATOR_DESC* o = (const DML_MAX_POOLING2_OPERATOR_DESC*)d;
-        const int v2 = desc->Type == DML_OPERATOR_MAX_POOLING2;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_tensor(k, OUT(o->OutputIndicesTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding,
-                   v2 ? o->Dilations : NULL);
-        if (v2 && !o->Dilations) k->ok = 0;
-        break;
-    }
-    case DML_OPERATOR_AVERAGE_POOLING: {
-        const DML_AVERAGE_POOLING_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        key_put(k, (uint32_t)o->IncludePadding);
-        break;
-    }
-    case DML_OPERATOR_AVERAGE_POOLING1: {
-        const DML_AVERAGE_POOLING1_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
-        if (!o->Dilations) k->ok = 0;
-        key_put(k, (uint32_t)o->IncludePadding);
-        break;
-    }
-    case DML_OPERATOR_ELEMENT_WISE_IDENTITY: {
-        const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* o = (const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->ScaleBias != NULL);
-        if (o->ScaleBias) {
-            key_bits(k, &o->ScaleBias->Scale, 1);
-            key_bits(k, &o->ScaleBias->Bias, 1);
+    for (const dmlc_field *f = s->fields, *end = f + s->field_count; f < end && k->ok; ++f) {
+        const char* p = d + f->offset;
+        const void* ptr;
+        uint32_t v;
+        switch (f->type) {
+        case DMLC_FT_TENSOR:
+            if (skip_outputs && f->kind == DMLC_KIND_OUTPUT) break;
+            memcpy(&ptr, p, sizeof ptr);
+            if (rank == ~0u && f->kind == DMLC_KIND_INPUT) rank = key_rank((const DML_TENSOR_DESC*)ptr);
+            key_tensor(k, (const DML_TENSOR_DESC*)ptr);
+            break;
+        case DMLC_FT_TENSOR_ARRAY:
+            if (skip_outputs && f->kind == DMLC_KIND_OUTPUT) break;
+            memcpy(&ptr, p, sizeof ptr);
+            memcpy(&v, d + f->count_offset, sizeof v);
+            key_tensors(k, (const DML_TENSOR_DESC*)ptr, v);
+            break;
+        case DMLC_FT_UINT_ARRAY:
+        case DMLC_FT_INT_ARRAY: /* INT, UINT and FLOAT: the same bits */
+        case DMLC_FT_FLOAT_ARRAY:
+            memcpy(&ptr, p, sizeof ptr);
+            memcpy(&v, d + f->count_offset, sizeof v);
+            key_uints(k, (const UINT*)ptr, v);
+            break;
+        case DMLC_FT_SCALE_BIAS:
+            memcpy(&ptr, p, sizeof ptr);
+            key_put(k, ptr != NULL);
+            if (ptr) key_bits(k, ptr, 2);
+            break;
+        case DMLC_FT_UINT64:
+        case DMLC_FT_SIZE_2D:
+        case DMLC_FT_SCALAR_UNION: key_bits(k, p, 2); break;
+        default: /* UINT, INT, FLOAT, BOOL, ENUM: 32 bits */
+            memcpy(&v, p, sizeof v);
+            if ((f->flags & DMLC_FIELD_RANK) && v != rank) return k->ok = 0;
+            if ((f->flags & DMLC_FIELD_SPATIAL) && (uint64_t)v + 2 != rank) return k->ok = 0;
+            key_put(k, v);
+            break;
         }
-        break;
     }
-    case DML_OPERATOR_SLICE: /* SLICE1's layout, with UINT strides */
-    case DML_OPERATOR_SLICE1: {
-        const DML_SLICE1_OPERATOR_DESC* o = (const DML_SLICE1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_uints(k, o->InputWindowOffsets, o->DimensionCount);
-        key_uints(k, o->InputWindowSizes, o->DimensionCount);
-        key_uints(k, (const UINT*)o->InputWindowStrides, o->DimensionCount); /* INT and UINT: the same bits */
-        break;
-    }
-    case DML_OPERATOR_TILE: {
-        const DML_TILE_OPERATOR_DESC* o = (const DML_TILE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->RepeatsCount, key_rank(o->InputTensor));
-        key_uints(k, o->Repeats, o->RepeatsCount);
-        break;
-    }
-    case DML_OPERATOR_MAX_UNPOOLING: {
-        const DML_MAX_UNPOOLING_OPERATOR_DESC* o = (const DML_MAX_UNPOOLING_OPERATOR_DESC*)d;
-        if (infer) return 0;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->IndicesTensor);
-        key_tensor(k, o->OutputTensor);
-        break;
-    }
-    default: return 0;
-    }
-#undef OUT
     return k->ok;
 }
 
@@ -521,7 +425,7 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
     dmlc_op_cache* c = NULL;
     dmlc_key k;
     HRESULT hr;
-    if (FAILED(hr = lookup(who, desc, &name, &family))) return hr;
+    if (FAILED(hr = lookup(who, desc, 1, &name, &family))) return hr;
     if (flags & ~(UINT)DMLC_INFER_FLAG_CEIL_MODE)
         return dmlc_fail(E_INVALIDARG, who, "flags is 0x%x, expected a combination of DMLC_INFER_FLAGS (0x%x)", flags,
                          (UINT)DMLC_INFER_FLAG_CEIL_MODE);
