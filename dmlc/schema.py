@@ -40,9 +40,19 @@ class Field:
     type: str          #: the schema type: "TENSOR", "UINT_ARRAY", ...
     ctype: str         #: the header's C type (the pointee for pointers): "UINT", "DML_PADDING_MODE"
     flags: tuple       #: of "optional", "indices", "rank", "spatial"
-    count: str         #: the field giving an array's length, or None
+    link: str          #: an array's count field, or a SCALAR_UNION's data type field, or None
     offset: int        #: offsetof the field in the desc struct, on this machine
     size: int          #: sizeof the field
+
+    @property
+    def count(self):
+        """The field giving an array's length ("DimensionCount"), or None."""
+        return self.link if self.type.endswith("_ARRAY") else None
+
+    @property
+    def typed_by(self):
+        """The DML_TENSOR_DATA_TYPE field saying what a SCALAR_UNION holds, or None."""
+        return self.link if self.type == "SCALAR_UNION" else None
 
     @property
     def optional(self):

@@ -24,7 +24,7 @@
 /* Sets of DML_TENSOR_DATA_TYPE values, bit v for value v. */
 enum dmlc_type_sets {
     DMLC_TYPES_ALL = 0 /* the eleven of src/dtypes.def */
-#define DMLC_DTYPE(name, value, size, type) | (1 << (value))
+#define DMLC_DTYPE(name, value, size, type, kind, lowest, compare) | (1 << (value))
 #include "dtypes.def"
 #undef DMLC_DTYPE
     ,
@@ -56,7 +56,8 @@ typedef enum dmlc_field_type {
 typedef struct dmlc_field {
     const char* name;         /* "StartPadding" */
     const char* ctype;        /* the header's C type, the pointee for pointers: "UINT" */
-    const char* count_name;   /* an array's count field ("DimensionCount"), or NULL */
+    const char* count_name;   /* an array's count field ("DimensionCount"), a SCALAR_UNION's
+                                 data type field ("PaddingValueDataType"), or NULL */
     unsigned short offset;    /* offsetof the field in the desc */
     unsigned short count_offset;
     unsigned char size;       /* sizeof the field */
@@ -75,29 +76,30 @@ typedef struct dmlc_schema {
     const dmlc_field* fields;
 } dmlc_schema;
 
-/* An array's count field, by field type: only the *_ARRAY types have one. */
+/* An array's count field, by field type: only the *_ARRAY types have one (and SCALAR_UNION
+ * its data type field). */
 #define DMLC_SCHEMA_COUNT_OFFSET_(count) 0
-#define DMLC_SCHEMA_COUNT_OFFSET_ARRAY(count) offsetof(D, count)
+#define DMLC_SCHEMA_COUNT_OFFSET_LINK(count) offsetof(D, count)
 #define DMLC_SCHEMA_COUNT_NAME_(count) NULL
-#define DMLC_SCHEMA_COUNT_NAME_ARRAY(count) #count
-#define DMLC_SCHEMA_ARRAY_TENSOR
-#define DMLC_SCHEMA_ARRAY_TENSOR_ARRAY ARRAY
-#define DMLC_SCHEMA_ARRAY_UINT
-#define DMLC_SCHEMA_ARRAY_UINT64
-#define DMLC_SCHEMA_ARRAY_INT
-#define DMLC_SCHEMA_ARRAY_FLOAT
-#define DMLC_SCHEMA_ARRAY_BOOL
-#define DMLC_SCHEMA_ARRAY_ENUM
-#define DMLC_SCHEMA_ARRAY_UINT_ARRAY ARRAY
-#define DMLC_SCHEMA_ARRAY_INT_ARRAY ARRAY
-#define DMLC_SCHEMA_ARRAY_FLOAT_ARRAY ARRAY
-#define DMLC_SCHEMA_ARRAY_SCALE_BIAS
-#define DMLC_SCHEMA_ARRAY_SIZE_2D
-#define DMLC_SCHEMA_ARRAY_SCALAR_UNION
+#define DMLC_SCHEMA_COUNT_NAME_LINK(count) #count
+#define DMLC_SCHEMA_LINK_TENSOR
+#define DMLC_SCHEMA_LINK_TENSOR_ARRAY LINK
+#define DMLC_SCHEMA_LINK_UINT
+#define DMLC_SCHEMA_LINK_UINT64
+#define DMLC_SCHEMA_LINK_INT
+#define DMLC_SCHEMA_LINK_FLOAT
+#define DMLC_SCHEMA_LINK_BOOL
+#define DMLC_SCHEMA_LINK_ENUM
+#define DMLC_SCHEMA_LINK_UINT_ARRAY LINK
+#define DMLC_SCHEMA_LINK_INT_ARRAY LINK
+#define DMLC_SCHEMA_LINK_FLOAT_ARRAY LINK
+#define DMLC_SCHEMA_LINK_SCALE_BIAS
+#define DMLC_SCHEMA_LINK_SIZE_2D
+#define DMLC_SCHEMA_LINK_SCALAR_UNION LINK
 #define DMLC_SCHEMA_CAT_(a, b) a##b
 #define DMLC_SCHEMA_CAT(a, b) DMLC_SCHEMA_CAT_(a, b)
-#define DMLC_SCHEMA_COUNT_OFFSET(type, count) DMLC_SCHEMA_CAT(DMLC_SCHEMA_COUNT_OFFSET_, DMLC_SCHEMA_ARRAY_##type)(count)
-#define DMLC_SCHEMA_COUNT_NAME(type, count) DMLC_SCHEMA_CAT(DMLC_SCHEMA_COUNT_NAME_, DMLC_SCHEMA_ARRAY_##type)(count)
+#define DMLC_SCHEMA_COUNT_OFFSET(type, count) DMLC_SCHEMA_CAT(DMLC_SCHEMA_COUNT_OFFSET_, DMLC_SCHEMA_LINK_##type)(count)
+#define DMLC_SCHEMA_COUNT_NAME(type, count) DMLC_SCHEMA_CAT(DMLC_SCHEMA_COUNT_NAME_, DMLC_SCHEMA_LINK_##type)(count)
 
 /* dmlc_schema_<NAME>(): the entry of one operator.  A function, so that D can name its
  * desc struct in the fields' offsetof (block scope); its table is static, built by the

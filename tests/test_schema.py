@@ -84,6 +84,10 @@ def test_schema_fields_are_consistent(op):
             assert f.count in names[:i] and op.field(f.count).type == "UINT", f.name
         else:
             assert not f.type.endswith("_ARRAY"), f.name
+        if f.type == "SCALAR_UNION":  # what it holds is said by a data type field before it
+            assert f.typed_by in names[:i] and op.field(f.typed_by).ctype == "DML_TENSOR_DATA_TYPE", f.name
+        else:
+            assert f.typed_by is None, f.name
         if "rank" in f.flags or "spatial" in f.flags:
             assert f.type == "UINT" and any(g.kind == "input" for g in op.fields[:i]), f.name
     assert op.inputs and op.outputs
@@ -180,4 +184,5 @@ def test_dmlc_schema_is_importable_without_loading_more():
     assert op.flags == ("infer_reads_outputs",)
     assert schema.get("ELEMENT_WISE_IDENTITY").flags == ("in_place",)
     assert schema.get("PADDING1").field("PaddingValue").type == "SCALAR_UNION"
+    assert schema.get("PADDING1").field("PaddingValue").typed_by == "PaddingValueDataType"
     assert schema.get("PADDING").field("PaddingMode").ctype == "DML_PADDING_MODE"
