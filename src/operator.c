@@ -172,7 +172,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
  * and released as before.  The operators are freed when their thread ends.
  * dmlcInferOutputSizes, which callers run before each call to size its outputs, keeps the
  * last sizes it gave the same way, under a key of the values it reads: the inputs and the
- * fields, not the output tensors. */
+ * fields, and the output tensors only where it reads them (SPLIT's parts, MAX_UNPOOLING's
+ * output, whose sizes are parameters: DMLC_SCHEMA_INFER_READS_OUTPUTS in src/schema.def). */
 #define DMLC_CACHE_SLOTS 4
 #define DMLC_CACHE_WORDS 448 /* a JOIN of 16 parts of 8 dimensions is 3 + 17 * 23 = 394 */
 #define DMLC_CACHE_PARTS 16
