@@ -74,13 +74,9 @@ static dmlc_family find_family(DML_OPERATOR_TYPE type)
     return f;
 }
 
-/* The operator's name and family for a desc, or a failure naming what is wrong: the type,
- * or what its schema entry says of every desc (dmlc_schema_check; infer: for
- * dmlcInferOutputSizes). */
-static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, int infer, const char** name,
-                      dmlc_family* family)
+/* The operator's name and family for a desc, or a failure naming what is wrong. */
+static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, const char** name, dmlc_family* family)
 {
-    const dmlc_schema* schema;
     if (!desc) return dmlc_fail(E_POINTER, who, "desc is NULL");
     *name = dmlc_operator_type_name(desc->Type);
     if (!*name || desc->Type == DML_OPERATOR_INVALID)
@@ -89,8 +85,15 @@ static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, int infer,
     if (!family->create)
         return dmlc_fail(E_NOTIMPL, *name, "%s (%d) is not implemented by dmlc", *name, (int)desc->Type);
     if (!desc->Desc) return dmlc_fail(E_POINTER, *name, "desc->Desc is NULL");
-    schema = dmlc_schema_find(desc->Type); /* never NULL: src/schema.c proves every ops.def entry has one */
-    return dmlc_schema_check(schema, *name, desc->Desc, infer);
+    return S_OK;
+}
+
+/* What the schema says of every desc of the type (dmlc_schema_check; infer: for
+ * dmlcInferOutputSizes), checked before its family reads it.  The entry is never missing:
+ * src/schema.c proves every ops.def operator has one. */
+static HRESULT check_desc(const DML_OPERATOR_DESC* desc, const char* name, int infer)
+{
+    return dmlc_schema_check(dmlc_schema_find(desc->Type), name, desc->Desc, infer);
 }
 
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
@@ -146,7 +149,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     *op = NULL;
     if (!desc) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "desc is NULL");
     if (FAILED(hr = dmlc_cpu_check("dmlcCreateOperator"))) return hr; /* kernels are chosen below, by the CPU's features */
-    if (FAILED(hr = lookup("dmlcCreateOperator", desc, 0, &name, &family))) return hr;
+    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family)) || FAILED(hr = check_desc(desc, name, 0)))
+        return hr;
     hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {
         free(*op);
@@ -303,67 +307,74 @@ static UINT key_rank(const DML_TENSOR_DESC* t)
                                                              : ~0u;
 }
 
-/* desc's key into k, walking its schema entry (src/schema.def) field by field; 0 if it has
- * none (a type without an entry, or a field the cache does not take).  Every field goes in,
- * as its bits; an array as its count and its values; a tensor by key_tensor.  A count the
- * schema ties to the input's rank (DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL) must be the one
- * creation checks before it reads the arrays, or the desc has no key and creation says
- * why: so the cache never reads an array that creation would refuse unread.  For
- * dmlcInferOutputSizes (infer), the output tensors are left out where it does not read
- * them (DMLC_SCHEMA_INFER_READS_OUTPUTS). */
+/* desc's key into k; 0 if it has none (a type without a schema entry, or a field the cache
+ * does not take).  The key functions are the schema (src/schema.def) compiled: one per
+ * entry, one statement per field, so a key costs no more than a hand-written one and no
+ * operator can be left out.  Every field goes in, as its bits; an array as its count and its
+ * values; a tensor by key_tensor.  A count the schema ties to the input's rank
+ * (DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL) must be the one creation checks before it reads the
+ * arrays, or the desc has no key and creation says why: so the cache never reads an array
+ * that creation would refuse unread.  For dmlcInferOutputSizes (skip_outputs), the output
+ * tensors are left out where it does not read them (DMLC_SCHEMA_INFER_READS_OUTPUTS). */
+#define KEY_SKIP(kind) (DMLC_KIND_##kind == DMLC_KIND_OUTPUT && skip_outputs)
+#define KEY_TENSOR(kind, field, flags, count)                                               \
+    if (!KEY_SKIP(kind)) {                                                                  \
+        if (DMLC_KIND_##kind == DMLC_KIND_INPUT && rank == ~0u) rank = key_rank(d->field); \
+        key_tensor(k, d->field);                                                            \
+    }
+#define KEY_TENSOR_ARRAY(kind, field, flags, count) \
+    if (!KEY_SKIP(kind)) key_tensors(k, d->field, d->count);
+#define KEY_WORD(kind, field, flags, count)                                                           \
+    {                                                                                                 \
+        uint32_t v;                                                                                   \
+        memcpy(&v, &d->field, sizeof v); /* UINT, INT, FLOAT, BOOL, an enum: 32 bits */               \
+        if (((flags) & DMLC_FIELD_RANK) && v != rank) return k->ok = 0;                               \
+        if (((flags) & DMLC_FIELD_SPATIAL) && (uint64_t)v + 2 != rank) return k->ok = 0;              \
+        key_put(k, v);                                                                                \
+    }
+#define KEY_UINT KEY_WORD
+#define KEY_INT KEY_WORD
+#define KEY_FLOAT KEY_WORD
+#define KEY_BOOL KEY_WORD
+#define KEY_ENUM KEY_WORD
+#define KEY_TWO_WORDS(kind, field, flags, count) key_bits(k, &d->field, 2);
+#define KEY_UINT64 KEY_TWO_WORDS
+#define KEY_SIZE_2D KEY_TWO_WORDS
+#define KEY_SCALAR_UNION KEY_TWO_WORDS
+#define KEY_UINT_ARRAY(kind, field, flags, count) key_uints(k, (const UINT*)d->field, d->count);
+#define KEY_INT_ARRAY KEY_UINT_ARRAY /* INT, UINT and FLOAT: the same bits */
+#define KEY_FLOAT_ARRAY KEY_UINT_ARRAY
+#define KEY_SCALE_BIAS(kind, field, flags, count) \
+    key_put(k, d->field != NULL);                 \
+    if (d->field) key_bits(k, d->field, 2);
+
+#define DMLC_FIELD(kind, type, ctype, field, flags, count) KEY_##type(kind, field, flags, count)
+#define DMLC_SCHEMA(NAME, flags, types, fields)                                                    \
+    static int key_##NAME(dmlc_key* k, const DML_##NAME##_OPERATOR_DESC* d, int infer)            \
+    {                                                                                              \
+        const int skip_outputs = infer && !((flags) & DMLC_SCHEMA_INFER_READS_OUTPUTS);           \
+        UINT rank = ~0u; /* the first input tensor's DimensionCount */                             \
+        (void)skip_outputs;                                                                        \
+        (void)rank;                                                                                \
+        fields return k->ok;                                                                       \
+    }
+#include "schema.def"
+#undef DMLC_SCHEMA
+#undef DMLC_FIELD
+
 static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
 {
-    const dmlc_schema* s;
-    const char* d;
-    UINT rank = ~0u; /* the first input tensor's */
-    int skip_outputs;
     k->n = 0;
     k->ok = 1;
-    if (!desc || !desc->Desc || (s = dmlc_schema_find(desc->Type)) == NULL) return 0;
-    d = (const char*)desc->Desc;
-    skip_outputs = infer && !(s->flags & DMLC_SCHEMA_INFER_READS_OUTPUTS);
+    if (!desc || !desc->Desc) return 0;
     key_put(k, (uint32_t)desc->Type);
-    for (const dmlc_field *f = s->fields, *end = f + s->field_count; f < end && k->ok; ++f) {
-        const char* p = d + f->offset;
-        const void* ptr;
-        uint32_t v;
-        switch (f->type) {
-        case DMLC_FT_TENSOR:
-            if (skip_outputs && f->kind == DMLC_KIND_OUTPUT) break;
-            memcpy(&ptr, p, sizeof ptr);
-            if (rank == ~0u && f->kind == DMLC_KIND_INPUT) rank = key_rank((const DML_TENSOR_DESC*)ptr);
-            key_tensor(k, (const DML_TENSOR_DESC*)ptr);
-            break;
-        case DMLC_FT_TENSOR_ARRAY:
-            if (skip_outputs && f->kind == DMLC_KIND_OUTPUT) break;
-            memcpy(&ptr, p, sizeof ptr);
-            memcpy(&v, d + f->count_offset, sizeof v);
-            key_tensors(k, (const DML_TENSOR_DESC*)ptr, v);
-            break;
-        case DMLC_FT_UINT_ARRAY:
-        case DMLC_FT_INT_ARRAY: /* INT, UINT and FLOAT: the same bits */
-        case DMLC_FT_FLOAT_ARRAY:
-            memcpy(&ptr, p, sizeof ptr);
-            memcpy(&v, d + f->count_offset, sizeof v);
-            key_uints(k, (const UINT*)ptr, v);
-            break;
-        case DMLC_FT_SCALE_BIAS:
-            memcpy(&ptr, p, sizeof ptr);
-            key_put(k, ptr != NULL);
-            if (ptr) key_bits(k, ptr, 2);
-            break;
-        case DMLC_FT_UINT64:
-        case DMLC_FT_SIZE_2D:
-        case DMLC_FT_SCALAR_UNION: key_bits(k, p, 2); break;
-        default: /* UINT, INT, FLOAT, BOOL, ENUM: 32 bits */
-            memcpy(&v, p, sizeof v);
-            if ((f->flags & DMLC_FIELD_RANK) && v != rank) return k->ok = 0;
-            if ((f->flags & DMLC_FIELD_SPATIAL) && (uint64_t)v + 2 != rank) return k->ok = 0;
-            key_put(k, v);
-            break;
-        }
+    switch ((int)desc->Type) {
+#define DMLC_SCHEMA(NAME, flags, types, fields) \
+    case DML_OPERATOR_##NAME: return key_##NAME(k, (const DML_##NAME##_OPERATOR_DESC*)desc->Desc, infer);
+#include "schema.def"
+#undef DMLC_SCHEMA
+    default: return 0;
     }
-    return k->ok;
 }
 
 static void cache_free(void* p)
@@ -426,7 +437,7 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
     dmlc_op_cache* c = NULL;
     dmlc_key k;
     HRESULT hr;
-    if (FAILED(hr = lookup(who, desc, 1, &name, &family))) return hr;
+    if (FAILED(hr = lookup(who, desc, &name, &family))) return hr;
     if (flags & ~(UINT)DMLC_INFER_FLAG_CEIL_MODE)
         return dmlc_fail(E_INVALIDARG, who, "flags is 0x%x, expected a combination of DMLC_INFER_FLAGS (0x%x)", flags,
                          (UINT)DMLC_INFER_FLAG_CEIL_MODE);
@@ -443,6 +454,7 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
             }
         }
     }
+    if (FAILED(hr = check_desc(desc, name, 1))) return hr;
     sh.who = name;
     sh.flags = flags;
     sh.count = outputCount;
