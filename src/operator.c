@@ -88,13 +88,6 @@ static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, const char
     return S_OK;
 }
 
-/* What the schema says of every desc of the type (dmlc_schema_check; infer: for
- * dmlcInferOutputSizes), checked before its family reads it.  The entry is never missing:
- * src/schema.c proves every ops.def operator has one. */
-static HRESULT check_desc(const DML_OPERATOR_DESC* desc, const char* name, int infer)
-{
-    return dmlc_schema_check(dmlc_schema_find(desc->Type), name, desc->Desc, infer);
-}
 
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
                                      UINT output_count, size_t state_size)
@@ -149,7 +142,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     *op = NULL;
     if (!desc) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "desc is NULL");
     if (FAILED(hr = dmlc_cpu_check("dmlcCreateOperator"))) return hr; /* kernels are chosen below, by the CPU's features */
-    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family)) || FAILED(hr = check_desc(desc, name, 0)))
+    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family)) ||
+        FAILED(hr = dmlc_schema_check(desc->Type, name, desc->Desc, 0)))
         return hr;
     hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {
@@ -454,7 +448,7 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
             }
         }
     }
-    if (FAILED(hr = check_desc(desc, name, 1))) return hr;
+    if (FAILED(hr = dmlc_schema_check(desc->Type, name, desc->Desc, 1))) return hr; /* after a miss: see key_desc */
     sh.who = name;
     sh.flags = flags;
     sh.count = outputCount;

@@ -75,8 +75,9 @@ static int is_array(unsigned type)
            type == DMLC_FT_FLOAT_ARRAY;
 }
 
-HRESULT dmlc_schema_check(const dmlc_schema* s, const char* opname, const void* desc, int infer)
+HRESULT dmlc_schema_check(DML_OPERATOR_TYPE type, const char* opname, const void* desc, int infer)
 {
+    const dmlc_schema* s = dmlc_schema_find(type);
     const char* d = (const char*)desc;
     for (unsigned i = 0; i < s->field_count; ++i) {
         const dmlc_field* f = &s->fields[i];
