@@ -29,7 +29,7 @@
  * makes its own when it next needs them.  Built with DMLC_SINGLE_THREADED, every loop runs
  * on the calling thread. */
 #if !defined(_WIN32) && !defined(_GNU_SOURCE)
-#  define _GNU_SOURCE /* pthread_sigmask, sched_yield */
+#  define _GNU_SOURCE /* pthread_sigmask, sched_yield, pthread_setname_np */
 #endif
 #include "dmlc_internal.h"
 
@@ -224,6 +224,9 @@ static int start_worker(pool_thread* t, uint32_t seen)
 #  else
 static void* worker_main(void* arg)
 {
+#    if defined(__linux__)
+    pthread_setname_np(pthread_self(), "dmlc worker"); /* as ps, top and debuggers show it */
+#    endif
     worker_loop((uint32_t)(uintptr_t)arg);
     return NULL;
 }
