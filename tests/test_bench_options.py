@@ -15,15 +15,21 @@ from support import child_cwd, child_env
 
 
 def test_threads_prints_each_dmlc_row_on_each_count(capsys, monkeypatch):
-    seen = []
+    seen, asked = [], [None]
+    set_num_threads = dmlc.set_num_threads
+
+    def record(n):  # (a single-threaded build would report 1 whatever was asked)
+        asked[0] = n
+        set_num_threads(n)
 
     def fake_best_time(fn):  # wiring, not timing: "takes" 1 ms per thread it was given
-        seen.append(dmlc.get_num_threads())
-        return 1e-3 * dmlc.get_num_threads()
+        seen.append(asked[0])
+        return 1e-3 * asked[0]
+    monkeypatch.setattr(dmlc, "set_num_threads", record)
     monkeypatch.setattr(dmlc.bench, "best_time", fake_best_time)
     before = dmlc.get_num_threads()
     assert cli.main(["bench", "--quick", "--filter", "join", "--threads", "1,2,4"]) == 0
-    assert dmlc.get_num_threads() == before  # the count is restored after each row
+    assert dmlc.get_num_threads() == before and asked[0] == before  # the count is restored after each row
     out = capsys.readouterr().out
     assert out.startswith(f"dmlc {dmlc.__version__}, threads 1,2,4; ")
     assert re.search(r"^workload\s+implementation\s+1 thread\s+2 threads\s+4 threads\s+1/4$", out, re.M)
