@@ -3,15 +3,14 @@ the dmlc* API exported), then the Cython modules that call it.  The library and
 directml_py.h are installed inside the package (dmlc.get_library_path(), dmlc.get_include()).
 
 Environment: DMLC_CFLAGS adds compiler flags to the core (CI uses it for sanitizers and
--Werror); DMLC_NO_OPENMP=1 builds the core single-threaded.
+-Werror); DMLC_NO_OPENMP=1 builds the core single-threaded (the name is from when its threads
+came from OpenMP; they are now its own, src/threadpool.c, and need no OpenMP runtime).
 """
 import glob
 import os
 import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
 
 import numpy
 from Cython.Build import cythonize
@@ -47,19 +46,6 @@ else:
     LIB_FILE = "libdirectml_py.so"
 
 
-def _compiles(cc, flags):
-    """True if the compiler accepts flags for a program that uses OpenMP."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "t.c")
-        with open(src, "w") as f:
-            f.write("#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n")
-        try:
-            r = subprocess.run([cc, *flags, src, "-o", os.path.join(tmp, "t")], capture_output=True)
-        except OSError:
-            return False
-        return r.returncode == 0
-
-
 class build_ext(_build_ext):
     def build_extensions(self):
         lib_dir = self.build_core()
@@ -78,14 +64,15 @@ class build_ext(_build_ext):
         os.makedirs(os.path.join(lib_dir, "include"), exist_ok=True)
         shutil.copy(os.path.join(HERE, "include", "directml_py.h"), os.path.join(lib_dir, "include"))
         macros = [("DMLC_BUILDING_LIBRARY", "1")]
+        if os.environ.get("DMLC_NO_OPENMP"):
+            macros.append(("DMLC_SINGLE_THREADED", "1"))
         if cc.compiler_type == "msvc":
-            cflags, ldflags = ["/O2", "/openmp"], []
+            cflags, ldflags = ["/O2"], []
         else:
-            cc_exe = cc.compiler_so[0]
-            openmp = [] if os.environ.get("DMLC_NO_OPENMP") else (["-fopenmp"] if _compiles(cc_exe, ["-fopenmp"]) else [])
-            cflags = ["-std=gnu11", "-O3", "-fvisibility=hidden", "-fno-strict-aliasing", *openmp]
+            threads = [] if sys.platform == "win32" else ["-pthread"]
+            cflags = ["-std=gnu11", "-O3", "-fvisibility=hidden", "-fno-strict-aliasing", *threads]
             cflags += shlex.split(os.environ.get("DMLC_CFLAGS", ""))
-            ldflags = list(openmp) + shlex.split(os.environ.get("DMLC_CFLAGS", ""))
+            ldflags = threads + shlex.split(os.environ.get("DMLC_CFLAGS", ""))
             if sys.platform == "darwin":
                 ldflags += ["-install_name", "@rpath/" + LIB_FILE]
             else:

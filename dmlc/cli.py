@@ -144,7 +144,7 @@ def cmd_bench(args):
     table goes to stdout; one progress line per workload goes to stderr."""
     from dmlc import bench
 
-    bench.run(args.quick, args.filter, stream=sys.stdout, progress=sys.stderr)
+    bench.run(args.quick, args.filter, stream=sys.stdout, progress=sys.stderr, threads=args.threads, busy=args.busy)
     return 0
 
 

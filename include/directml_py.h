@@ -606,9 +606,12 @@ DMLC_API UINT dmlcGetVersion(void);
 
 /* Threads a large operator is split across.  0 = the default: the DMLC_NUM_THREADS
  * environment variable (a whole number from 1 to 1024; any other value is reported once on
- * stderr with what is used instead), else every core.  Small tensors always run on the
- * calling thread, and so does everything in a child forked after its parent ran threads
- * (GNU OpenMP's pool does not survive fork), where dmlcGetThreadCount() returns 1. */
+ * stderr with what is used instead), else the CPUs this process may use (its affinity
+ * mask, lowered to a cgroup CPU quota, rounded up).  Small tensors always run on the
+ * calling thread.  The calling thread works from the first moment and a call returns when
+ * its work is done, never waiting for a thread the system has not scheduled yet; calls
+ * made at once from several threads share the count (none adds threads beyond it while
+ * others run).  A forked child makes its own threads. */
 DMLC_API HRESULT dmlcSetThreadCount(UINT count);
 DMLC_API UINT dmlcGetThreadCount(void);
 

@@ -189,14 +189,24 @@ typedef HRESULT (*dmlc_infer_fn)(DML_OPERATOR_TYPE type, const char* name, const
 #include "schema.h"
 HRESULT dmlc_schema_check(DML_OPERATOR_TYPE type, const char* opname, const void* desc, int infer);
 
-/* ---- Threads ------------------------------------------------------------------------
- * dmlc_parallel_for splits [0, n) into a few contiguous chunks per thread, taken dynamically.  work_bytes is the
+/* ---- Threads (src/threadpool.c, src/cpu_count.c) ---------------------------------------
+ * dmlc_parallel_for splits [0, n) into a few contiguous chunks per thread, claimed one at a
+ * time: the calling thread from the first moment, workers as they wake; it returns once
+ * every chunk has run, never waiting for a worker that has not started.  work_bytes is the
  * memory the whole loop touches: below DMLC_MIN_BYTES_PER_THREAD per thread it runs on
  * the calling thread, so small calls pay nothing for threading. */
 #define DMLC_MIN_BYTES_PER_THREAD ((uint64_t)1 << 19)
 typedef void (*dmlc_range_fn)(void* ctx, uint64_t begin, uint64_t end);
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx);
 UINT dmlc_thread_count(void);
+/* The CPUs this process may use (the default thread count): the affinity mask, lowered to a
+ * cgroup CPU quota.  The cgroup parts, from the files' text (0 = no limit): cpu.max (v2);
+ * cpu.cfs_quota_us and cpu.cfs_period_us (v1); and the lowest quota of the cgroups that
+ * the file proc_self_cgroup names, under the hierarchy mounted at root. */
+UINT dmlc_process_cpu_count(void);
+UINT dmlc_cgroup2_cpus(const char* cpu_max);
+UINT dmlc_cgroup1_cpus(const char* cfs_quota_us, const char* cfs_period_us);
+UINT dmlc_cgroup_cpus(const char* proc_self_cgroup, const char* root);
 
 /* ---- CPU features (src/cpu.c) ------------------------------------------------------------
  * The instruction-set extensions a kernel may use beyond the portable C of its fallback.

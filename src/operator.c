@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _OPENMP
-#  include <omp.h>
-#endif
 #if defined(_WIN32)
 #  include <windows.h>
 #else
@@ -658,23 +655,8 @@ static int dmlc_atomic_set_if_zero(dmlc_atomic_uint* v, UINT x)
 #define DMLC_MAX_THREADS 1024
 static dmlc_atomic_uint g_thread_request; /* 0 = default */
 static dmlc_atomic_uint g_default_threads; /* 0 = not computed yet */
-static dmlc_atomic_uint g_forked_child;    /* 1 in a child forked after the parent ran threads */
 
-static UINT core_count(void)
-{
-#if defined(_OPENMP)
-    return (UINT)omp_get_num_procs();
-#elif defined(_WIN32)
-    SYSTEM_INFO si;
-    GetSystemInfo(&si);
-    return (UINT)si.dwNumberOfProcessors;
-#elif defined(_SC_NPROCESSORS_ONLN)
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (UINT)n : 1;
-#else
-    return 1;
-#endif
-}
+static UINT core_count(void) { return dmlc_process_cpu_count(); }
 
 /* DMLC_NUM_THREADS, read strictly: a whole number from 1 to DMLC_MAX_THREADS in decimal
  * digits and nothing else ("4abc", "1e3", " 4", "-1" and "0" are refused, not read as a
@@ -713,7 +695,7 @@ static UINT default_threads(void)
         n = env && *env ? parse_thread_count(env, &too_large) : cores;
         if (!n) {
             const char* more = strlen(env) > 40 ? "..." : ""; /* the value is shown up to 40 characters */
-#ifdef _OPENMP
+#ifndef DMLC_SINGLE_THREADED
             const char* why = too_large ? "more than the 1024 threads dmlc can run" : "not a whole number from 1 to 1024";
             n = too_large ? DMLC_MAX_THREADS : cores;
             snprintf(warning, sizeof warning, "dmlc: DMLC_NUM_THREADS is \"%.40s%s\", %s; using %u %s instead\n", env,
@@ -745,52 +727,10 @@ UINT dmlcGetThreadCount(void)
 {
     UINT n = dmlc_atomic_get(&g_thread_request);
     n = n ? n : default_threads();
-#ifndef _OPENMP
-    n = 1; /* built without OpenMP: everything runs on the calling thread */
+#ifdef DMLC_SINGLE_THREADED
+    n = 1; /* a single-threaded build: everything runs on the calling thread */
 #endif
-    /* A child forked after its parent ran threads runs on its calling thread only (see
-     * dmlc_parallel_for), and says so. */
-    if (dmlc_atomic_get(&g_forked_child)) n = 1;
     return n;
 }
 
 UINT dmlc_thread_count(void) { return dmlcGetThreadCount(); }
-
-#if defined(_OPENMP) && !defined(_WIN32)
-/* GNU OpenMP's thread pool does not survive fork(): a child that enters a parallel region
- * after its parent ran one deadlocks (multiprocessing's default start method on Linux does
- * exactly this).  Once the parent has used threads, a forked child runs single-threaded. */
-static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
-static void on_fork_child(void) { dmlc_atomic_set(&g_forked_child, 1); }
-static void register_atfork(void) { pthread_atfork(NULL, NULL, on_fork_child); }
-#endif
-
-void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx)
-{
-    uint64_t threads = dmlc_thread_count(); /* 1 in a forked child: see register_atfork */
-    if (threads > n) threads = n;
-    if (threads > work_bytes / DMLC_MIN_BYTES_PER_THREAD) threads = work_bytes / DMLC_MIN_BYTES_PER_THREAD;
-    if (threads <= 1) {
-        if (n) fn(ctx, 0, n);
-        return;
-    }
-#ifdef _OPENMP
-#  ifndef _WIN32
-    pthread_once(&g_atfork_once, register_atfork);
-#  endif
-    {
-        /* A few chunks per thread, taken dynamically: a core busy with another process
-         * delays one chunk, not a fixed half of the work. */
-        const int64_t chunks = (int64_t)(n < threads * 4 ? n : threads * 4);
-        const uint64_t base = n / (uint64_t)chunks, extra = n % (uint64_t)chunks;
-#  pragma omp parallel for schedule(dynamic, 1) num_threads((int)threads)
-        for (int64_t c = 0; c < chunks; ++c) {
-            uint64_t k = (uint64_t)c;
-            uint64_t begin = base * k + (k < extra ? k : extra);
-            fn(ctx, begin, begin + base + (k < extra));
-        }
-    }
-#else
-    fn(ctx, 0, n);
-#endif
-}

@@ -85,8 +85,8 @@ def child_cwd():
 @functools.lru_cache(maxsize=None)
 def library_has_threads():
     """Whether the library under test splits large operators across threads.  A core built
-    without OpenMP (DMLC_NO_OPENMP=1, or a compiler without it) runs everything on the
-    calling thread, and dmlcGetThreadCount says so by reporting 1 whatever was asked."""
+    single-threaded (DMLC_NO_OPENMP=1) runs everything on the calling thread, and
+    dmlcGetThreadCount says so by reporting 1 whatever was asked."""
     import dmlc
     dmlc.set_num_threads(2)
     try:

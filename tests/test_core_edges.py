@@ -253,7 +253,7 @@ def cores():
 
 
 def single_threaded_warning(shown, why):
-    """A build without OpenMP runs on one thread whatever the variable says, and says so."""
+    """A single-threaded build runs on one thread whatever the variable says, and says so."""
     return ("1 1 1\n", f'dmlc: DMLC_NUM_THREADS is "{shown}", {why}; using 1 thread instead '
                        f'(this build of dmlc is single-threaded)\n')
 
@@ -295,7 +295,7 @@ def test_unset_or_empty_thread_count_variable_is_quiet():
     assert r.stdout == f"{cores()} {cores()} {cores()}\n"
 
 
-@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a build without OpenMP runs on one thread")
+@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a single-threaded build runs on one thread")
 def test_bad_thread_count_variable_through_python():
     """From Python: one warning, whether the count is asked for or used by an operator."""
     code = ("import dmlc, numpy as np; n = dmlc.get_num_threads(); dmlc.pad(np.zeros(1 << 20, np.float32), 1, 1); "
@@ -307,21 +307,27 @@ def test_bad_thread_count_variable_through_python():
                       f'instead\n')
 
 
-@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a build without OpenMP runs on one thread")
+@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a single-threaded build runs on one thread")
 def test_setting_the_count_first_never_reads_the_variable():
     code = "import dmlc; dmlc.set_num_threads(2); print(dmlc.get_num_threads())"
     assert run_child(code, DMLC_NUM_THREADS="abc") == ("2\n", "")
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
-@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a build without OpenMP runs on one thread")
-def test_forked_child_reports_the_one_thread_it_runs_on():
-    """Before the parent ran threads a child keeps the count; after, it runs (and says it
-    runs) on one thread, whatever it asks for."""
+@pytest.mark.skipif(not library_has_threads(), reason="about thread counts: a single-threaded build runs on one thread")
+def test_forked_child_keeps_its_threads():
+    """dmlc's workers do not survive fork() (no thread does): a child forked before or after
+    its parent ran threads, or while a call of the parent is running on another thread,
+    makes its own workers and runs threaded calls to the right result (multiprocessing's
+    fork start method does exactly this)."""
     code = """
-import os, sys
+import os, threading
 import numpy as np
 import dmlc
+
+x = np.arange(4 * 64 * 64 * 64, dtype=np.float32).reshape(4, 64, 64, 64)   # 4 MiB: runs on 2 threads
+dmlc.set_num_threads(1)
+want = dmlc.depth_to_space(x, 2)
 
 def in_child(fn):
     r, w = os.pipe()
@@ -336,11 +342,23 @@ def in_child(fn):
     os.waitpid(pid, 0)
     return text
 
+def threaded_call():
+    return dmlc.get_num_threads(), all(np.array_equal(dmlc.depth_to_space(x, 2), want) for _ in range(5))
+
 dmlc.set_num_threads(2)
-print(in_child(dmlc.get_num_threads))
-dmlc.depth_to_space(np.zeros((4, 64, 64, 64), np.float32), 2)   # 4 MiB: runs on 2 threads
-print(in_child(dmlc.get_num_threads))
-print(in_child(lambda: (dmlc.set_num_threads(3), dmlc.get_num_threads())[1]))
+print(in_child(threaded_call))
+threaded_call()
+print(in_child(threaded_call))
+print(in_child(lambda: (dmlc.set_num_threads(3), threaded_call())[1]))
+stop = False
+def busy():
+    while not stop:
+        dmlc.depth_to_space(x, 2)
+t = threading.Thread(target=busy)
+t.start()
+print(in_child(threaded_call))
+stop = True
+t.join()
 print(dmlc.get_num_threads())
 """
-    assert run_child(code) == ("2\n1\n1\n2\n", "")
+    assert run_child(code) == ("(2, True)\n(2, True)\n(3, True)\n(2, True)\n2\n", "")

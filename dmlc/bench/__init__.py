@@ -2,7 +2,9 @@
 ONNX Runtime (when installed) and memcpy of the same bytes, in one run.
 
 Run it with ``python bench/run.py`` from a checkout or ``dmlc bench`` (``--quick`` for a
-subset, ``--filter TEXT`` to pick workloads).  Each module of this package (one per
+subset, ``--filter TEXT`` to pick workloads, ``--threads 1,2,4`` for the scaling of dmlc's
+rows with the thread count, ``--busy N`` to time everything beside N processes that keep a
+core busy each).  Each module of this package (one per
 operator family of src/ops.def, in its order, then any others) provides
 ``workloads(quick)``: a list of :class:`Workload`.  Times are the best of several runs;
 GB/s counts the bytes read plus the bytes written once.
@@ -11,6 +13,8 @@ import argparse
 import contextlib
 import dataclasses
 import importlib
+import os
+import subprocess
 import sys
 import time
 from typing import Callable, List, Optional
@@ -143,15 +147,29 @@ def collect(quick=False, filt=None):
     return out
 
 
-def run(quick=False, filt=None, stream=sys.stdout, progress=sys.stderr):
-    import dmlc
+def run(quick=False, filt=None, stream=sys.stdout, progress=sys.stderr, threads=None, busy=0):
+    """The table (threads None), or the scaling table for those thread counts; with busy,
+    beside that many spinning processes (see busy_processes)."""
+    with busy_processes(busy):
+        if threads:
+            return run_scaling(threads, quick, filt, stream, progress, busy)
+        return _run(quick, filt, stream, progress, busy)
 
+
+def _header(stream, busy, threads=None):
+    import dmlc
+    count = f"{dmlc.get_num_threads()} threads" if threads is None else "threads " + ",".join(map(str, threads))
+    print(f"dmlc {dmlc.__version__}, {count}; numpy {np.__version__}"
+          + (f"; torch {optional_torch().__version__}" if optional_torch() else "; torch not installed")
+          + (f"; onnxruntime {optional_ort().__version__}" if optional_ort() else "; onnxruntime not installed")
+          + (f"; beside {busy} busy process{'es' if busy > 1 else ''}" if busy else ""),
+          file=stream)
+
+
+def _run(quick, filt, stream, progress, busy):
     workloads = collect(quick, filt)
     rows = []
-    print(f"dmlc {dmlc.__version__}, {dmlc.get_num_threads()} threads; numpy {np.__version__}"
-          + (f"; torch {optional_torch().__version__}" if optional_torch() else "; torch not installed")
-          + (f"; onnxruntime {optional_ort().__version__}" if optional_ort() else "; onnxruntime not installed"),
-          file=stream)
+    _header(stream, busy)
     header = f"{'workload':<46} {'implementation':<16} {'time':>12} {'GB/s':>7} {'x memcpy':>9} {'dmlc speedup':>12}"
     print(header, file=stream)
     print("-" * len(header), file=stream)
@@ -190,6 +208,96 @@ def run(quick=False, filt=None, stream=sys.stdout, progress=sys.stderr):
     return rows
 
 
+def run_scaling(threads, quick=False, filt=None, stream=sys.stdout, progress=sys.stderr, busy=0):
+    """Each of dmlc's rows timed on each thread count: the time on each, and the first count's
+    time over the last's (how much the threads gain; below 1 they cost).  Rows pinned to
+    one thread in the main table are left out (they are the same calls)."""
+    workloads = [w for w in collect(quick, filt) if w.threads is None]
+    rows = []
+    _header(stream, busy, threads)
+    width = max([46] + [len(f"{w.group} {w.label}") for w in workloads])
+    cols = "".join(f"{f'{n} thread' + ('s' if n > 1 else ''):>13}" for n in threads)
+    header = f"{'workload':<{width}} {'implementation':<16}{cols} {f'{threads[0]}/{threads[-1]}':>8}"
+    print(header, file=stream)
+    print("-" * len(header), file=stream)
+    torch = optional_torch()
+    for i, w in enumerate(workloads):
+        if progress is not None:
+            print(f"[{i + 1}/{len(workloads)}] {w.group} {w.label}", file=progress, flush=True)
+        if w.check:
+            w.check()
+        for cand in w.candidates:
+            if not cand.name.startswith("dmlc"):
+                continue
+            times = []
+            for n in threads:
+                with _threads(n, torch):
+                    fn = cand.make()
+                    times.append(best_time(fn))
+                    del fn
+            label = f"{w.group} {w.label}"
+            print(f"{label:<{width}} {cand.name:<16}" + "".join(f"{_fmt_time(t):>13}" for t in times)
+                  + f" {times[0] / times[-1]:7.2f}x", file=stream, flush=True)
+            rows.append((w.group, w.label, cand.name, dict(zip(threads, times))))
+    print(f"{threads[0]}/{threads[-1]}: time on {threads[0]} thread{'s' if threads[0] > 1 else ''} / time on "
+          f"{threads[-1]} (higher is better; below 1.00x the threads cost time).", file=stream)
+    return rows
+
+
+#: The most --busy processes: enough to load every core several times over, no more.
+def max_busy():
+    return 4 * (os.cpu_count() or 1)
+
+
+# A busy process spins until its parent (the benchmark) is gone, whatever ended it, or an
+# hour has passed: none outlives the run that made it.
+_SPIN = ("import os, time\n"
+         "parent, end = os.getppid(), time.monotonic() + 3600\n"
+         "while os.getppid() == parent and time.monotonic() < end:\n"
+         "    t = time.monotonic() + 0.05\n"
+         "    while time.monotonic() < t: pass\n")
+
+
+@contextlib.contextmanager
+def busy_processes(n):
+    """n processes that keep a core busy each (a CI runner's other jobs, a training job beside
+    a notebook) for the duration of the block; ended and reaped when it ends."""
+    if not n:
+        yield []
+        return
+    procs = []
+    try:
+        for _ in range(n):
+            procs.append(subprocess.Popen([sys.executable, "-c", _SPIN], stdin=subprocess.DEVNULL,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        time.sleep(0.2)  # running before the first timed call
+        yield procs
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+
+
+def thread_counts(text):
+    """--threads: a comma-separated list of thread counts from 1 to 1024."""
+    counts = []
+    for part in text.split(","):
+        if not part.strip().isdigit() or not 1 <= int(part) <= 1024:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected thread counts from 1 to 1024 separated by commas, "
+                                             f"such as 1,2,4")
+        counts.append(int(part))
+    return counts
+
+
+def busy_count(text):
+    """--busy: a whole number from 0 to max_busy()."""
+    if not text.strip().isdigit() or int(text) > max_busy():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number of busy processes from 0 to {max_busy()} "
+                                         f"(4 per CPU)")
+    return int(text)
+
+
 @contextlib.contextmanager
 def _threads(n, torch):
     """dmlc and PyTorch on n threads inside the block (n None: as they are)."""
@@ -213,6 +321,10 @@ def add_arguments(parser):
     """The benchmark's options, shared by ``python bench/run.py`` and ``dmlc bench``."""
     parser.add_argument("--quick", action="store_true", help="small shapes and fewer workloads")
     parser.add_argument("--filter", metavar="TEXT", help="only workloads whose name contains TEXT (case-insensitive)")
+    parser.add_argument("--threads", metavar="N,N,...", type=thread_counts,
+                        help="time dmlc's rows on each of these thread counts (such as 1,2,4) and print the scaling")
+    parser.add_argument("--busy", metavar="N", type=busy_count, default=0,
+                        help="time everything beside N processes that keep a core busy each (a loaded machine)")
 
 
 def main(argv=None):
@@ -223,7 +335,7 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     def command():
-        run(args.quick, args.filter)
+        run(args.quick, args.filter, threads=args.threads, busy=args.busy)
         return 0
 
     return quiet_on_broken_pipe(command)

@@ -15,6 +15,24 @@ wrap padding).  So
 The graph is a plain Dask HighLevelGraph layer (legacy tuple tasks), so every Dask scheduler
 runs it: threads, processes, synchronous and dask.distributed (the task functions are
 module-level functions and ``functools.partial`` objects, which pickle).
+
+Threads.  Dask does the parallelism across blocks: its threaded scheduler (and each
+dask.distributed worker) runs several tasks at once, one per core by default, and each
+task's dmlc call releases the GIL.  dmlc's own threads must not multiply on top of that,
+so the calls made at once in one process share dmlc's thread count (``dmlc.get_num_threads()``,
+by default the CPUs the process may use) instead of each starting its own set:
+
+- one process-wide pool of count - 1 worker threads, whatever the number of tasks;
+- one call at a time takes workers; a call made while another holds them runs on its
+  task's own thread;
+- a worker leaves a call (before its next chunk) while more threads are working on dmlc
+  calls than the count, so k tasks in dmlc calls at once use at most max(k, count)
+  threads: one thread per call when Dask runs a task per core, and the whole count for
+  a task that runs alone (the synchronous scheduler, the last blocks of a graph).
+
+Each call's own thread works from the first moment and returns when its work is done, so
+a task never waits for a worker that another task's call (or another process) holds.
+tests/test_dask_threads.py checks the pool's size under the threaded scheduler.
 """
 import bisect
 import functools
