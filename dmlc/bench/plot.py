@@ -36,13 +36,14 @@ _COLORS = {"dmlc": "#1f77b4", "dmlc out=": "#6baed6", "numpy": "#ff7f0e", "numpy
 
 def _color(name, seen):
     """One colour per implementation: dmlc's blues, NumPy's oranges, PyTorch's reds, ONNX
-    Runtime's green, then tab20's colours in the order others appear."""
+    Runtime's green, then tab20b's twenty colours (none of those hues) in the order the
+    others appear."""
     if name in _COLORS:
         return _COLORS[name]
     if name not in seen:
         import matplotlib
-        palette = matplotlib.colormaps["tab20"].colors
-        seen[name] = palette[(len(seen) * 2 + 8) % len(palette)]
+        palette = matplotlib.colormaps["tab20b"].colors
+        seen[name] = palette[(len(seen) * 7) % len(palette)]  # (a step of 7 walks all 20, neighbours apart)
     return seen[name]
 
 
