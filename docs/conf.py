@@ -31,11 +31,13 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "numpydoc",
+    "myst_parser",  # (CHANGELOG.md, included by changelog.rst)
     "dmlc_sphinx",
 ]
 
 exclude_patterns = ["_build", "_generated/**", "README_SHRINK.md", "Thumbs.db", ".DS_Store"]
 templates_path = []
+source_suffix = {".rst": "restructuredtext"}  # Markdown only where a page includes it
 html_theme = "furo"
 html_title = f"dmlc {release}"
 html_static_path = ["_static"]
@@ -48,6 +50,7 @@ nitpick_ignore_regex = [
     ("py:class", r"(np|numpy|typing|numpy\.typing)\..*"),
     ("py:class", r"ArrayLike|Sequence|Optional|Union|Tuple|List|Iterable|Callable|Any|Dict|int|float|str|bool|None"),
     ("py:class", r"dask\.array\..*|da\.Array"),
+    ("py:func", r"dask\..*"),
 ]
 
 numpydoc_show_class_members = False

@@ -77,6 +77,34 @@ def escape_param_types(app, what, name, obj, options, lines):
             lines[k] = m.group(1) + _STAR.sub(r"\\*", m.group(2))
 
 
+def _changelog():
+    """_generated/CHANGELOG.md: the repository's CHANGELOG.md for docs/changelog.rst to
+    include, without its title (the page has its own) and with every heading one level up
+    (its "## Unreleased" becomes the page's first section); empty where there is none."""
+    path = os.path.join(ROOT, "CHANGELOG.md")
+    lines = open(path, encoding="utf-8").read().splitlines() if os.path.exists(path) else []
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    fenced = False
+    for k, line in enumerate(lines):
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("##"):
+            lines[k] = line[1:]
+    dmlc_calls._write_if_changed(os.path.join(GENERATED, "CHANGELOG.md"), "\n".join(lines) + "\n")
+
+
+def examples_header(app, what, name, obj, options, lines):
+    """numpydoc reads a doctest block that follows another section without an "Examples"
+    header as part of that section (and garbles it): give such a block its header."""
+    if any(line.strip() == "Examples" for line in lines):
+        return
+    for k, line in enumerate(lines):
+        if line.lstrip().startswith(">>>"):
+            indent = line[:len(line) - len(line.lstrip())]
+            lines[k:k] = [f"{indent}Examples", f"{indent}--------"] + ([""] if k and lines[k - 1].strip() else [])
+            return
+
+
 def _inputs_stamp():
     """What the generated files depend on: the generators, the header, ops.def and the dmlc
     build they ran."""
@@ -84,10 +112,11 @@ def _inputs_stamp():
 
     import dmlc
     h = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(HERE, "*.py"))) + [dmlc_calls.HEADER,
-                                                                  os.path.join(ROOT, "src", "ops.def")]:
-        with open(path, "rb") as f:
-            h.update(f.read())
+    for path in sorted(glob.glob(os.path.join(HERE, "*.py"))) + [dmlc_calls.HEADER, os.path.join(ROOT, "src", "ops.def"),
+                                                                  os.path.join(ROOT, "CHANGELOG.md")]:
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                h.update(f.read())
     lib = dmlc.get_library_path()
     h.update(f"{dmlc.__file__} {lib} {os.stat(lib).st_mtime_ns}".encode())
     return h.hexdigest()
@@ -102,6 +131,7 @@ def generate(app):
         return
     dmlc_calls.generate(GENERATED)
     dmlc_capi.generate(GENERATED)
+    _changelog()
     dmlc_figures.generate(os.path.join(GENERATED, "figures"))
     with open(stamp_path, "w") as f:
         f.write(stamp)
@@ -123,4 +153,5 @@ def setup(app):
     app.connect("builder-inited", generate)
     app.connect("autodoc-process-signature", process_signature)
     app.connect("autodoc-process-docstring", escape_param_types, priority=400)  # before numpydoc
+    app.connect("autodoc-process-docstring", examples_header, priority=400)
     return {"parallel_read_safe": True, "version": "1"}
