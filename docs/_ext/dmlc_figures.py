@@ -216,9 +216,9 @@ def split_join():
         _grid(axes[k + 1], [[_fmt(v) for v in r] for r in p] + pad,
               [[_PALETTE[k]] * 4] * p.shape[0] + [["white"] * 4] * (6 - p.shape[0]), f"part {k}: {p.shape}")
     for k, p in enumerate(cols):
-        _grid(axes[4 + k], [[_fmt(v) for v in r] for r in p], [[_PALETTE[3 + k]] * 2] * 6, f"split(x, 2, 1)[{k}]")
+        _grid(axes[4 + k], [[_fmt(v) for v in r] for r in p], [[_PALETTE[3 + k]] * 2] * 6, f"half {k}")
     fig.suptitle("split(x, [2, 1, 3], axis=0) gives parts of 2, 1 and 3 rows; join(parts, axis=0) gives x back; "
-                 "split(x, 2, axis=1) halves the columns", fontsize=10)
+                 "split(x, 2, axis=1) gives the two halves of the columns", fontsize=10)
     return fig
 
 
