@@ -131,8 +131,8 @@ def max_unpool(x: ArrayLike, indices: ArrayLike, output_shape: Sequence[int], *,
 
     Notes
     -----
-    The rules are SPEC's where DirectML leaves them open: of two elements with the same
-    index the later one (in x's row-major order) wins, and an index past the output (the
+    Where DirectML leaves them open, the rules are dmlc's (its MAX_UNPOOLING page): of two
+    elements with the same index the later one (in x's row-major order) wins, and an index past the output (the
     all-ones index of a pooling window that held only padding included) writes nothing.
     Indices count through the whole output as DirectML's (and ONNX's) do; PyTorch's
     ``max_unpool2d`` counts within one ``(n, c)`` plane: add ``(n*C + c) * prod(spatial)``.

@@ -143,8 +143,13 @@ def cmd_bench(args):
     Runtime when they are installed, with memcpy of the same bytes as the yardstick.  The
     table goes to stdout; one progress line per workload goes to stderr."""
     from dmlc import bench
+    from dmlc.bench.plot import PlotUnavailable
 
-    bench.run(args.quick, args.filter, stream=sys.stdout, progress=sys.stderr, threads=args.threads, busy=args.busy)
+    try:
+        bench.run_and_plot(args, stream=sys.stdout, progress=sys.stderr)
+    except PlotUnavailable as e:
+        print(f"dmlc bench: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -70,7 +70,7 @@ typedef struct dmlc_tensor {
  * may be 0, as in NumPy's empty arrays, and TotalTensorSizeInBytes is not checked. */
 typedef enum dmlc_tensor_role { DMLC_INPUT = 0, DMLC_OUTPUT = 1, DMLC_INPUT_MAY_BE_EMPTY = 2 } dmlc_tensor_role;
 
-/* Validates one DML_TENSOR_DESC (SPEC section 3) and normalises it into *t.
+/* Validates one DML_TENSOR_DESC (docs/tensors.rst) and normalises it into *t.
  * who: operator name for messages; field: "InputTensor", "OutputTensors[2]", ... */
 HRESULT dmlc_tensor_init(dmlc_tensor* t, const DML_TENSOR_DESC* desc, const char* who,
                          const char* field, UINT min_dims, UINT max_dims, dmlc_tensor_role role);

@@ -1,4 +1,4 @@
-"""Plain-NumPy references for every dmlc operator, written from SPEC 2 independently of the
+"""Plain-NumPy references for every dmlc operator, written from the operator pages (docs/operators/) independently of the
 C core: the one home of each (test files import them, never redefine them).
 
 Where a second, differently written formulation of the same rule exists (ref_loop for max
@@ -71,7 +71,7 @@ NP_MODE = {"constant": "constant", "edge": "edge", "reflection": "reflect", "sym
 
 
 def source_index(t, n, mode):
-    """SPEC 2.1, for an array t of input coordinates (output coordinate - start): the input
+    """docs/operators/padding.rst, for an array t of input coordinates (output coordinate - start): the input
     coordinate each reads, or -1 for the constant.  Written from the spec, independently of
     the C core's walk."""
     inside = (t >= 0) & (t < n)
@@ -110,7 +110,7 @@ def np_pad(x, start, end, mode, value=0):
 
 
 def float_value_reference(f32, dtype):
-    """What SPEC says PADDING makes of a FLOAT: integers truncate toward zero and saturate,
+    """What docs/operators/padding.rst says PADDING makes of a FLOAT: integers truncate toward zero and saturate,
     NaN is 0; FLOAT16 rounds to nearest even (NumPy's float32 -> float16 cast does)."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
@@ -156,7 +156,7 @@ def output_sizes(spatial, window, strides, start, end, dilations, ceil_mode=Fals
 
 
 def ref_max_pool(x, window, strides, start, end, dilations, ceil_mode=False):
-    """SPEC 2.1 in NumPy: (values, flat uint64 indices; all ones for an empty window).
+    """docs/operators/max_pooling2.rst in NumPy: (values, flat uint64 indices; all ones for an empty window).
 
     Every element gets a rank: its position among the distinct values, NaN above all (all
     NaNs alike) and -0 equal to +0; padding has rank 0.  argmax over each row-major
@@ -197,7 +197,7 @@ def ref_max_pool(x, window, strides, start, end, dilations, ceil_mode=False):
 
 
 def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
-    """The same rule written as SPEC 2.1 words it, one window at a time (slow): checks the
+    """The same rule written as docs/operators/max_pooling2.rst words it, one window at a time (slow): checks the
     vectorised reference on small cases."""
     sp = x.ndim - 2
     outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
@@ -221,7 +221,7 @@ def ref_loop(x, window, strides, start, end, dilations, ceil_mode=False):
 # ---- ELEMENT_WISE_IDENTITY, SLICE, SLICE1, TILE ----------------------------------------------
 
 def ref_scale_bias(x, scale, bias):
-    """SPEC 8: x*Scale + Bias as two separately rounded float32 operations (NumPy's float32
+    """docs/operators/element_wise_identity.rst: x*Scale + Bias as two separately rounded float32 operations (NumPy's float32
     arithmetic rounds each ufunc), then one conversion to the type; FLOAT64 in float64
     with the float32 Scale and Bias widened."""
     x = np.asarray(x)
@@ -262,7 +262,7 @@ def ref_tile(x, repeats):
 # ---- MAX_UNPOOLING ----------------------------------------------------------------------------
 
 def ref_max_unpool(x, indices, out_shape):
-    """SPEC 8: zeros, then out.flat[indices[i]] = x.flat[i] in row-major order; a later
+    """docs/operators/max_unpooling.rst: zeros, then out.flat[indices[i]] = x.flat[i] in row-major order; a later
     element wins a duplicate index, an index past the output writes nothing.  The winner of
     each index is found as its last occurrence (the first in reversed order), not by
     relying on NumPy's order of fancy assignment."""
@@ -288,10 +288,10 @@ def unpool_loop(x, indices, out_shape):
 # ---- AVERAGE_POOLING, AVERAGE_POOLING1 ----------------------------------------------------------
 
 def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
-    """SPEC 8 in float64: (averages, bounds).  The average is the sum of the window's
+    """docs/operators/average_pooling1.rst in float64: (averages, bounds).  The average is the sum of the window's
     elements inside x over their count, or (include_padding) over the count of window
     positions inside the padded input [-start, n + end); nothing to divide by gives NaN.
-    bounds is the error SPEC allows per output, (n + 1) * (eps * max|x| + tiny) with n the
+    bounds is the error that page allows per output, (n + 1) * (eps * max|x| + tiny) with n the
     elements summed, max|x| over them, eps and tiny of x's dtype (NaN where the exact
     average is not finite: those must match exactly)."""
     x = np.asarray(x)
@@ -335,7 +335,7 @@ def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=Fals
 
 
 def avg_pool_loop(x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
-    """The same rule written as SPEC 8 words it, one window at a time, in float64 (slow):
+    """The same rule written as docs/operators/average_pooling1.rst words it, one window at a time, in float64 (slow):
     checks ref_avg_pool on small cases."""
     sp = x.ndim - 2
     outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)

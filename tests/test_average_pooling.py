@@ -1,5 +1,5 @@
-"""dmlc.avg_pool (DirectML AVERAGE_POOLING1) against a float64 NumPy reference within SPEC's
-error bound, PyTorch and ONNX Runtime: float16/32/64, 1 to 3 spatial axes, strides,
+"""dmlc.avg_pool (DirectML AVERAGE_POOLING1) against a float64 NumPy reference within the
+error bound of docs/operators/average_pooling1.rst, PyTorch and ONNX Runtime: float16/32/64, 1 to 3 spatial axes, strides,
 dilations, unequal padding, IncludePadding, ceil mode, empty windows, special values, the
 same bits from every kernel path, strided views and argument errors."""
 import subprocess
@@ -22,9 +22,9 @@ def per_axis(v, sp):
 
 
 def assert_within_bound(got, x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
-    """got within SPEC's naive summation bound of the exact average; NaN where the exact
-    average is NaN (nothing to divide by, or NaN/inf - inf inside), the same infinity where
-    it is infinite."""
+    """got within the naive summation bound (docs/operators/average_pooling1.rst) of the
+    exact average; NaN where the exact average is NaN (nothing to divide by, or NaN/inf - inf
+    inside), the same infinity where it is infinite."""
     want, bound = ref_avg_pool(x, window, strides, start, end, dilations, include_padding, ceil_mode)
     assert got.shape == want.shape and got.dtype == x.dtype
     g = got.astype(np.float64)
@@ -210,7 +210,7 @@ np.savez(sys.argv[1], *out)
 
 
 def test_portable_kernels_give_the_same_bits(tmp_path):
-    """DMLC_CPU_FEATURES=generic runs the portable kernels only (SPEC 11): every result is
+    """DMLC_CPU_FEATURES=generic runs the portable kernels only (docs/threads.rst, DMLC_CPU_FEATURES): every result is
     bit for bit what the default (vector) kernels give."""
     files = {}
     for mode in ("native", "generic"):

@@ -222,7 +222,7 @@ def test_bad_order(order, exc, msg):
 
 
 def test_bad_shapes():
-    # Shape rules are the core's (SPEC section 5: the same message as the C core).
+    # Shape rules are the core's (docs/python-api.rst: the same message as the C core).
     with pytest.raises(ValueError, match=r"DML_OPERATOR_DEPTH_TO_SPACE1: InputTensor.Sizes\[1\] is 8, not divisible by "
                                          r"BlockSize \* BlockSize \(9\)"):
         dmlc.depth_to_space(X, 3)

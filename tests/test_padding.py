@@ -1,5 +1,5 @@
 """dmlc.pad against NumPy's np.pad (>= 2.1, whose reflect/symmetric/wrap continue
-periodically past the dimension) and an index-form reference written from SPEC 2.1."""
+periodically past the dimension) and an index-form reference written from docs/operators/padding.rst."""
 import math
 import re
 import threading

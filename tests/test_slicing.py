@@ -1,4 +1,4 @@
-"""dmlc.slice (SLICE1) against NumPy slicing and the window rule of SPEC 8: every dtype,
+"""dmlc.slice (SLICE1) against NumPy slicing and the window rule of docs/operators/slice1.rst: every dtype,
 negative strides, views of every kind, empty results, and wrong arguments."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Malformed descs and bindings (SPEC section 3) through the raw C API: the rules every
+"""Malformed descs and bindings (docs/tensors.rst) through the raw C API: the rules every
 operator shares (tensor descs, data types, sizes, strides, bindings, NULL pointers), each
 returning the right HRESULT and message and leaving the output buffer untouched.  A valid
 DEPTH_TO_SPACE1 desc is the vehicle; DEPTH_TO_SPACE1's own rules are in test_depth_space_raw.py."""

@@ -1,6 +1,6 @@
 """Examples for DML_AVERAGE_POOLING and AVERAGE_POOLING1.  DirectML's pages give the
 operators' rules but no worked example, so these are worked by hand from them and from
-SPEC section 8: the output size (padded size - dilated window) / stride + 1 (or its ceil),
+docs/operators/average_pooling1.rst: the output size (padded size - dilated window) / stride + 1 (or its ceil),
 the sum of the window's elements inside the input divided by their count, or with
 IncludePadding by the count of window positions inside the padded input; a window with
 nothing to divide by gives NaN."""

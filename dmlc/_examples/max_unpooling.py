@@ -1,5 +1,5 @@
 """Examples for DML_MAX_UNPOOLING.  DirectML's page gives the operator's rule but no worked
-example, so these are worked by hand from it and from SPEC section 8: the output is zeros,
+example, so these are worked by hand from it and from docs/operators/max_unpooling.rst: the output is zeros,
 then out.flat[indices[i]] = input[i] for every input element in row-major order, where
 out.flat counts through the whole output (batch and channel included); a later element
 wins a duplicate index and an index past the output writes nothing."""

@@ -140,7 +140,7 @@ def collect(quick=False, filt=None):
     out = []
     for name in _modules():
         mod = importlib.import_module(f"dmlc.bench.{name}")
-        for w in mod.workloads(quick):
+        for w in getattr(mod, "workloads", lambda quick: [])(quick):  # (plot.py has none)
             if filt and filt.lower() not in f"{w.group} {w.label}".lower():
                 continue
             out.append(w)
@@ -200,7 +200,7 @@ def _run(quick, filt, stream, progress, busy):
             speed = "" if name.startswith("dmlc") or name in BASELINES or dmlc_t is None else f"{t / dmlc_t:11.2f}x"
             print(f"{label:<46} {name:<16} {_fmt_time(t)} {w.bytes_moved / t / 1e9:7.2f} {t / memcpy_t:9.2f} {speed:>12}",
                   file=stream)
-            rows.append((w.group, w.label, name, t))
+            rows.append((w.group, w.label, name, t, w.bytes_moved))
         print(file=stream, flush=True)
     print("x memcpy: time / time of one single-threaded memcpy of the same bytes (lower is better); "
           "torch.copy_: the same bytes copied by PyTorch on its threads; "
@@ -325,6 +325,25 @@ def add_arguments(parser):
                         help="time dmlc's rows on each of these thread counts (such as 1,2,4) and print the scaling")
     parser.add_argument("--busy", metavar="N", type=busy_count, default=0,
                         help="time everything beside N processes that keep a core busy each (a loaded machine)")
+    parser.add_argument("--plot", metavar="FILE.png", help="also draw the results, one panel per operator (needs "
+                        'matplotlib: pip install "dmlc[plot]")')
+
+
+def run_and_plot(args, stream=sys.stdout, progress=sys.stderr):
+    """Runs the benchmark for parsed ``add_arguments`` options, then writes ``--plot``'s
+    picture; matplotlib's absence is found before anything is timed."""
+    if args.plot:
+        from dmlc.bench import plot
+        if args.threads:
+            raise plot.PlotUnavailable("--plot draws the table of one thread count; leave out --threads")
+        plot.require()
+    rows = run(args.quick, args.filter, stream=stream, progress=progress, threads=args.threads, busy=args.busy)
+    if args.plot:
+        import dmlc
+        plot.save(rows, args.plot, title=f"dmlc {dmlc.__version__} bench" + (" --quick" if args.quick else "")
+                  + (f" --filter {args.filter!r}" if args.filter else ""))
+        print(f"plot written to {args.plot}", file=progress)
+    return rows
 
 
 def main(argv=None):
@@ -335,7 +354,12 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     def command():
-        run(args.quick, args.filter, threads=args.threads, busy=args.busy)
+        from dmlc.bench.plot import PlotUnavailable
+        try:
+            run_and_plot(args)
+        except PlotUnavailable as e:
+            print(f"dmlc bench: {e}", file=sys.stderr)
+            return 1
         return 0
 
     return quiet_on_broken_pipe(command)

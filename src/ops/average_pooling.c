@@ -161,7 +161,7 @@ static inline int64_t ap_width_count(const ap_state* st, int64_t ow)
 #  define AP_INLINE __attribute__((always_inline)) inline
 
 /* The one place this family asks which instruction sets it may use: src/cpu.c, which
- * DMLC_CPU_FEATURES=generic keeps to the portable kernels (SPEC section 11). */
+ * DMLC_CPU_FEATURES=generic keeps to the portable kernels (docs/threads.rst, DMLC_CPU_FEATURES). */
 static int ap_cpu_has_avx2_f16c(void) { return dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C); }
 
 static AP_TARGET AP_INLINE __m256 ap_load8(const char* p, int half)

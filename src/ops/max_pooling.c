@@ -2,7 +2,7 @@
  *
  * Input {N, C, spatial...} with 1 to 3 spatial dimensions; the core treats every case as
  * {N*C planes, D, H, W}, padding missing leading spatial dimensions with size 1.  Per
- * spatial dimension (SPEC 2.1), window element t of output o covers input coordinate
+ * spatial dimension (docs/operators/max_pooling2.rst), window element t of output o covers input coordinate
  *     x = o*Stride - StartPadding + t*Dilation,
  * and only coordinates inside [0, n) take part.  The result is the maximum in window
  * order (row-major over (td, th, tw)) under these rules, which follow DirectML's page and

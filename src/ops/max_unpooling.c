@@ -7,7 +7,7 @@
  *     out.flat[indices[i]] = in[i]
  * where out.flat is the output's logical row-major order (its Strides do not change it),
  * as MAX_POOLING1/2's OutputIndicesTensor counts.  DirectML leaves two cases open, which
- * SPEC section 8 fixes: of two elements with the same index the later one wins, and an
+ * docs/operators/max_unpooling.rst fixes: of two elements with the same index the later one wins, and an
  * index past the output (the all-ones index of a pooling window of padding included)
  * writes nothing.  Example: a 4x4 plane pooled 2x2/2 gives values {5, 8, 11, 6} at
  * indices {1, 6, 13, 10}; unpooled into {1, 1, 4, 4} they land at rows 0, 1, 3, 2,

@@ -1,7 +1,7 @@
 /* padding.c - DML_OPERATOR_PADDING and DML_OPERATOR_PADDING1.
  *
  * Per dimension, with input size n and start padding s, output coordinate o reads input
- * coordinate t = o - s when 0 <= t < n; outside, by mode (SPEC 2.1):
+ * coordinate t = o - s when 0 <= t < n; outside, by mode (docs/operators/padding.rst):
  *   CONSTANT    the padding value;
  *   EDGE        clamp(t, 0, n-1);
  *   REFLECTION  mirror without repeating the edge, period 2(n-1):

@@ -205,7 +205,7 @@ def pooling_values(rng, shape, dtype):
 
 
 def convert_padding_value(value, dtype):
-    """DML_PADDING's FLOAT in the tensor's type (SPEC 2.1): integers truncate toward zero,
+    """DML_PADDING's FLOAT in the tensor's type (docs/operators/padding.rst): integers truncate toward zero,
     then saturate, NaN giving 0; FLOAT16 rounds to nearest even."""
     dtype = np.dtype(dtype)
     v = np.float32(value)

@@ -1,0 +1,308 @@
+"""The documentation's pictures, drawn with matplotlib from dmlc's own output on small arrays.
+
+Each figure function calls dmlc, asserts the result against a plain NumPy statement of the
+operator's rule (written here, independently of dmlc), and only then draws it: a wrong
+picture is a failed build, never a published one.  ``FIGURES`` maps each picture's file name
+to its function; ``OPERATOR_FIGURES`` says which picture each operator page of src/ops.def shows.
+"""
+import os
+
+import numpy as np
+
+import dmlc
+
+# Colours for "which source element / part / window": matplotlib's tab10, light enough
+# for black labels.
+_PALETTE = ["#8ecae6", "#ffb703", "#90be6d", "#f28482", "#cdb4db", "#f9c74f", "#a8dadc", "#e9c46a"]
+_PAD = "#e5e5e5"
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _grid(ax, labels, colors, title, hatch=None):
+    """Draws a 2-D grid of cells: labels[r][c] text on colors[r][c] (hatched where hatch)."""
+    from matplotlib.patches import Rectangle
+    rows, cols = len(labels), len(labels[0])
+    for r in range(rows):
+        for c in range(cols):
+            ax.add_patch(Rectangle((c, rows - 1 - r), 1, 1, facecolor=colors[r][c], edgecolor="#333333",
+                                   linewidth=0.8, hatch="//" if hatch is not None and hatch[r][c] else None))
+            ax.text(c + 0.5, rows - 0.5 - r, labels[r][c], ha="center", va="center", fontsize=9)
+    ax.set_xlim(-0.1, cols + 0.1)
+    ax.set_ylim(-0.1, rows + 0.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title, fontsize=10)
+
+
+def _fmt(v):
+    v = float(v)
+    if np.isnan(v):
+        return "nan"
+    if np.isinf(v):
+        return "-inf" if v < 0 else "inf"
+    return f"{v:g}" if v == int(v) else f"{v:.2f}"
+
+
+def depth_space():
+    """DEPTH_TO_SPACE in both orders (and SPACE_TO_DEPTH, its inverse): which channel each
+    output element comes from."""
+    b, C, H, W = 2, 8, 2, 2
+    co = C // (b * b)
+    x = np.arange(C * H * W, dtype=np.float32).reshape(1, C, H, W)
+    orders = {"depth_column_row": "DEPTH_COLUMN_ROW (DCR, TensorFlow)", "column_row_depth": "COLUMN_ROW_DEPTH (CRD, PyTorch)"}
+    ys = {}
+    for order in orders:
+        y = dmlc.depth_to_space(x, b, order=order)
+        ref = np.empty((1, co, H * b, W * b), np.float32)
+        for c in range(co):
+            for h in range(H):
+                for w in range(W):
+                    for i in range(b):
+                        for j in range(b):
+                            ic = (i * b + j) * co + c if order == "depth_column_row" else c * b * b + i * b + j
+                            ref[0, c, h * b + i, w * b + j] = x[0, ic, h, w]
+        assert np.array_equal(y, ref), order
+        assert np.array_equal(dmlc.space_to_depth(y, b, order=order), x), order
+        ys[order] = y
+    plt = _plt()
+    fig, axes = plt.subplots(2, C + 1, figsize=(12, 4.2), gridspec_kw={"width_ratios": [1] * C + [2.2]})
+    for k, order in enumerate(orders):
+        for c in range(C):
+            _grid(axes[k, c], [[_fmt(v) for v in row] for row in x[0, c]], [[_PALETTE[c]] * W] * H,
+                  f"in channel {c}" if k == 0 else "")
+        y = ys[order]
+        colors = [[_PALETTE[int(v) // (H * W)] for v in row] for row in y[0, 0]]
+        _grid(axes[k, C], [[_fmt(v) for v in row] for row in y[0, 0]], colors, f"out channel 0\n{orders[order]}")
+    fig.suptitle("depth_to_space(x, 2): x of shape (1, 8, 2, 2) -> (1, 2, 4, 4); colour = input channel. "
+                 "space_to_depth maps back.", fontsize=10, y=1.08)
+    return fig
+
+
+def padding_modes():
+    """The five padding modes side by side, 1-D, with padding wider than the input."""
+    x = np.array([1, 2, 3, 4], np.float32)
+    s, e = 6, 5
+    modes = [("constant", "constant", {"value": 0}, {"constant_values": 0}), ("edge", "edge", {}, {}),
+             ("reflection", "reflect", {}, {}), ("symmetric", "symmetric", {}, {}), ("wrap", "wrap", {}, {})]
+    plt = _plt()
+    fig, axes = plt.subplots(len(modes), 1, figsize=(9, 4.6))
+    for ax, (mode, np_mode, kw, np_kw) in zip(axes, modes):
+        y = dmlc.pad(x, s, e, mode=mode, **kw)
+        assert np.array_equal(y, np.pad(x, (s, e), mode=np_mode, **np_kw)), mode
+        inside = [s <= i < s + x.size for i in range(y.size)]
+        colors = [[_PALETTE[int(v) - 1] if inside[i] or (mode != "constant") else "white" for i, v in enumerate(y)]]
+        _grid(ax, [[_fmt(v) for v in y]], colors, "", hatch=[[not t for t in inside]])
+        ax.text(-0.4, 0.5, f'mode="{mode}"', ha="right", va="center", fontsize=10)
+    fig.suptitle("pad([1, 2, 3, 4], 6, 5, mode=...): hatched cells are padding, coloured by the input element they copy",
+                 fontsize=10)
+    fig.subplots_adjust(left=0.2)
+    return fig
+
+
+def _pool_reference(x, k, s, p0, p1, d, ceil_mode=False):
+    """Max and average (in-bounds count) of every window of a 2-D array, as the operator pages
+    state the rule: window element t of output o covers input o*stride - start + t*dilation."""
+    n = x.shape[0]
+    ke = (k - 1) * d + 1
+    span = n + p0 + p1 - ke
+    size = span // s + 1
+    if ceil_mode:
+        size = -(-span // s) + 1
+        if (size - 1) * s >= n + p0:
+            size -= 1
+    mx = np.full((size, size), -np.inf, np.float32)
+    av = np.full((size, size), np.nan, np.float64)
+    cells = {}
+    for oi in range(size):
+        for oj in range(size):
+            hit = [(oi * s - p0 + a * d, oj * s - p0 + b * d) for a in range(k) for b in range(k)]
+            inb = [(r, c) for r, c in hit if 0 <= r < n and 0 <= c < n]
+            cells[oi, oj] = hit
+            if inb:
+                mx[oi, oj] = max(x[r, c] for r, c in inb)
+                av[oi, oj] = np.mean([x[r, c] for r, c in inb])
+    return mx, av, cells
+
+
+def pooling_windows():
+    """Pooling windows over a 5x5 input: padding, dilation and ceil mode."""
+    x = np.array([[3, 1, 4, 1, 5], [9, 2, 6, 5, 3], [5, 8, 9, 7, 9], [3, 2, 3, 8, 4], [6, 2, 6, 4, 3]], np.float32)
+    cases = [("window 3, stride 2, padding 1", dict(k=3, s=2, p0=1, p1=1, d=1), {}),
+             ("window 2, stride 1, dilation 2", dict(k=2, s=1, p0=0, p1=0, d=2), {}),
+             ("window 2, stride 2, ceil_mode=True", dict(k=2, s=2, p0=0, p1=0, d=1), {"ceil_mode": True})]
+    plt = _plt()
+    fig, axes = plt.subplots(2, 3, figsize=(12, 7.6), gridspec_kw={"height_ratios": [2.2, 1]})
+    for col, (title, w, extra) in enumerate(cases):
+        kw = dict(strides=w["s"], start_padding=w["p0"], end_padding=w["p1"], dilations=w["d"], **extra)
+        got = dmlc.max_pool(x[None, None], w["k"], **kw)[0, 0]
+        avg = dmlc.avg_pool(x[None, None], w["k"], **kw)[0, 0]
+        mx, av, cells = _pool_reference(x, w["k"], w["s"], w["p0"], w["p1"], w["d"], **extra)
+        assert np.array_equal(got, mx), title
+        assert np.allclose(avg, av, rtol=1e-6, equal_nan=True), title
+        # The input with its padding (and, in ceil mode, the part of the last window past it).
+        n = x.shape[0]
+        lo = w["p0"]
+        hi = max(w["p1"], max(max(r, c) for v in cells.values() for r, c in v) - n + 1)
+        size = n + lo + hi
+        labels = [["" for _ in range(size)] for _ in range(size)]
+        colors = [[_PAD for _ in range(size)] for _ in range(size)]
+        for r in range(n):
+            for c in range(n):
+                labels[r + lo][c + lo] = _fmt(x[r, c])
+                colors[r + lo][c + lo] = "white"
+        ax = axes[0, col]
+        _grid(ax, labels, colors, f"{title}\noutput {got.shape[0]}x{got.shape[1]}")
+        from matplotlib.patches import Rectangle
+        for (oi, oj), hit in sorted(cells.items()):
+            color = _PALETTE[(oi * got.shape[1] + oj) % len(_PALETTE)]
+            for r, c in hit:
+                inset = 0.12 + 0.06 * ((oi * got.shape[1] + oj) % 4)
+                ax.add_patch(Rectangle((c + lo + inset, size - 1 - (r + lo) + inset), 1 - 2 * inset, 1 - 2 * inset,
+                                       fill=False, edgecolor=color, linewidth=2))
+        out_colors = [[_PALETTE[(i * got.shape[1] + j) % len(_PALETTE)] for j in range(got.shape[1])]
+                      for i in range(got.shape[0])]
+        _grid(axes[1, col], [[f"{_fmt(a)} | {_fmt(b)}" for a, b in zip(r1, r2)] for r1, r2 in zip(got, avg)],
+              out_colors, "max | average per window")
+    fig.suptitle("Pooling windows: grey cells are padding (never part of a maximum or an average); "
+                 "each output's window is outlined in its colour", fontsize=10)
+    return fig
+
+
+def max_unpool():
+    """Max pooling's indices and max_unpool putting the values back."""
+    x = np.array([[1, 8, 2, 3], [5, 4, 9, 0], [7, 7, 6, 11], [7, 2, 6, 1]], np.float32)[None, None]
+    v, i = dmlc.max_pool(x, 2, return_indices=True)
+    u = dmlc.max_unpool(v, i, x.shape)
+    ref = np.zeros_like(x)
+    ref.flat[i.ravel().astype(np.int64)] = v.ravel()
+    assert np.array_equal(u, ref)
+    assert i.ravel().tolist() == [1, 6, 8, 11]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.4))
+    picked = set(i.ravel().tolist())
+    blocks = [[_PALETTE[(r // 2) * 2 + c // 2] for c in range(4)] for r in range(4)]
+    _grid(axes[0], [[_fmt(x[0, 0, r, c]) + ("*" if r * 4 + c in picked else "") for c in range(4)] for r in range(4)],
+          blocks, "x; * = each window's maximum")
+    _grid(axes[1], [[f"{_fmt(v[0, 0, r, c])} @ {i[0, 0, r, c]}" for c in range(2)] for r in range(2)],
+          [[_PALETTE[r * 2 + c] for c in range(2)] for r in range(2)], "max_pool(x, 2, return_indices=True)")
+    _grid(axes[2], [[_fmt(u[0, 0, r, c]) for c in range(4)] for r in range(4)],
+          [[blocks[r][c] if r * 4 + c in picked else "white" for c in range(4)] for r in range(4)],
+          "max_unpool(values, indices, x.shape)")
+    return fig
+
+
+def split_join():
+    """SPLIT along an axis into parts of given sizes; JOIN puts them back."""
+    x = np.arange(24, dtype=np.float32).reshape(6, 4)
+    parts = dmlc.split(x, [2, 1, 3], axis=0)
+    assert [p.tolist() for p in parts] == [p.tolist() for p in np.split(x, [2, 3], axis=0)]
+    joined = dmlc.join(parts, axis=0)
+    assert np.array_equal(joined, x)
+    cols = dmlc.split(x, 2, axis=1)
+    assert [p.tolist() for p in cols] == [p.tolist() for p in np.split(x, 2, axis=1)]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 6, figsize=(12, 3.6), gridspec_kw={"width_ratios": [4, 4, 4, 4, 2, 2]})
+    owner = [0, 0, 1, 2, 2, 2]
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[owner[k]]] * 4 for k in range(6)],
+          "x (6, 4)")
+    for k, p in enumerate(parts):
+        pad = [[""] * 4] * (6 - p.shape[0])
+        _grid(axes[k + 1], [[_fmt(v) for v in r] for r in p] + pad,
+              [[_PALETTE[k]] * 4] * p.shape[0] + [["white"] * 4] * (6 - p.shape[0]), f"part {k}: {p.shape}")
+    for k, p in enumerate(cols):
+        _grid(axes[4 + k], [[_fmt(v) for v in r] for r in p], [[_PALETTE[3 + k]] * 2] * 6, f"half {k}")
+    fig.suptitle("split(x, [2, 1, 3], axis=0) gives parts of 2, 1 and 3 rows; join(parts, axis=0) gives x back; "
+                 "split(x, 2, axis=1) gives the two halves of the columns", fontsize=10)
+    return fig
+
+
+def tile():
+    """TILE: the input repeated along each axis."""
+    x = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    y = dmlc.tile(x, [2, 3])
+    assert np.array_equal(y, np.tile(x, (2, 3)))
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 2.6), gridspec_kw={"width_ratios": [3, 9]})
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[int(v) - 1] for v in r] for r in x], "x (2, 3)")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in y], [[_PALETTE[int(v) - 1] for v in r] for r in y],
+          "tile(x, [2, 3]) (4, 9): out[o] = x[o mod x.shape]")
+    return fig
+
+
+def slicing():
+    """SLICE1's window with positive and negative strides: which elements, in which order."""
+    x = np.arange(1, 26, dtype=np.float32).reshape(5, 5)
+    cases = [([1, 0], [3, 5], [1, 2]), ([0, 1], [5, 3], [-2, 1])]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), gridspec_kw={"width_ratios": [5, 3, 5, 3]})
+    for k, (off, size, step) in enumerate(cases):
+        y = dmlc.slice(x, off, size, step)
+        idx = []
+        for o, n, s in zip(off, size, step):
+            idx.append(np.arange(o, o + n, s) if s > 0 else np.arange(o + n - 1, o - 1, s))
+        ref = x[np.ix_(*idx)]
+        assert np.array_equal(y, ref), (off, size, step)
+        order = {}
+        for a, r in enumerate(idx[0]):
+            for b, c in enumerate(idx[1]):
+                order[int(r), int(c)] = a * len(idx[1]) + b
+        colors = [[_PALETTE[k] if (r, c) in order else ("#f4f4f4" if off[0] <= r < off[0] + size[0]
+                                                          and off[1] <= c < off[1] + size[1] else "white")
+                   for c in range(5)] for r in range(5)]
+        labels = [[_fmt(x[r, c]) + (f"\n#{order[r, c]}" if (r, c) in order else "") for c in range(5)] for r in range(5)]
+        _grid(axes[2 * k], labels, colors, f"slice(x, {off}, {size}, {step})\ngrey: the window; #: output order")
+        _grid(axes[2 * k + 1], [[_fmt(v) for v in r] for r in y], [[_PALETTE[k]] * y.shape[1]] * y.shape[0],
+              f"result {y.shape}")
+    return fig
+
+
+def identity():
+    """ELEMENT_WISE_IDENTITY: a strided view materialised (a transpose), with scale and bias."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y = dmlc.identity(x.T)
+    assert np.array_equal(y, x.T) and y.flags.c_contiguous
+    z = dmlc.identity(x, scale=2, bias=10)
+    assert np.array_equal(z, (x * np.float32(2)) + np.float32(10))
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10, 2.8), gridspec_kw={"width_ratios": [3, 2, 3]})
+    col = [[_PALETTE[int(v)] for v in r] for r in x]
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], col, "x (2, 3), row-major in memory")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in y], [[_PALETTE[int(v)] for v in r] for r in y],
+          "identity(x.T): packed (3, 2)")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in z], col, "identity(x, scale=2, bias=10)")
+    return fig
+
+
+FIGURES = {
+    "depth_space.png": depth_space,
+    "padding_modes.png": padding_modes,
+    "pooling_windows.png": pooling_windows,
+    "max_unpool.png": max_unpool,
+    "split_join.png": split_join,
+    "tile.png": tile,
+    "slice.png": slicing,
+    "identity.png": identity,
+}
+
+FAMILY_FIGURE = {
+    "depth_space": "depth_space.png", "padding": "padding_modes.png", "split_join": "split_join.png",
+    "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
+    "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
+    "tiling": "tile.png",
+}
+
+
+def generate(outdir):
+    """Draws every figure into outdir (each one asserted against its reference first)."""
+    plt = _plt()
+    os.makedirs(outdir, exist_ok=True)
+    for name, make in FIGURES.items():
+        fig = make()
+        fig.savefig(os.path.join(outdir, name), dpi=110, bbox_inches="tight")
+        plt.close(fig)
