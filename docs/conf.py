@@ -35,7 +35,7 @@ extensions = [
     "dmlc_sphinx",
 ]
 
-exclude_patterns = ["_build", "_generated/**", "README_SHRINK.md", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_generated/**", "Thumbs.db", ".DS_Store"]
 templates_path = []
 source_suffix = {".rst": "restructuredtext"}  # Markdown only where a page includes it
 html_theme = "furo"

@@ -139,7 +139,7 @@ def test_cmake_find_package_builds_the_c_programs(tmp_path):
 
 @pytest.mark.skipif(shutil.which("rustc") is None or UNDER_ASAN, reason="no rustc, or under AddressSanitizer")
 def test_rustc_recipe(tmp_path):
-    """README's rustc line: rustc's own flags for the search path, the library and the rpath
+    """docs/c-api.rst's rustc line: rustc's own flags for the search path, the library and the rpath
     (`dmlc config --libs` is C-compiler syntax, which rustc misreads)."""
     libdir = dmlc_config("--libdir")
     exe = str(tmp_path / "pad")

@@ -1,5 +1,5 @@
 """dmlc.dask's .npy reader and writer (from_npy, to_npy), its public surface, and the
-README's route for arrays larger than memory run under a memory bound."""
+docs/dask.rst's route for arrays larger than memory run under a memory bound."""
 import json
 import os
 import subprocess
@@ -69,7 +69,7 @@ def test_from_npy_refuses_what_it_cannot_map(tmp_path):
 
 
 ROUTE = textwrap.dedent('''
-    """The README's route (from_npy -> max_pool -> pad -> depth_to_space -> to_npy) on an
+    """docs/dask.rst's route (from_npy -> max_pool -> pad -> depth_to_space -> to_npy) on an
     .npy file of 512 MiB, reporting the process's peak RSS."""
     import json, resource, sys
     import dask

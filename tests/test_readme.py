@@ -36,20 +36,9 @@ FENCE = re.compile(r"^(?:<!-- readme-test: (?P<marker>[^>]*?) -->\n)?```(?P<lang
 # The blocks not run: their first line, and why.
 SKIPPED = {
     "pip install .": "installs dmlc (the test runs every other block against the dmlc under test)",
+    'pip install ".[docs]"': "installs packages and builds the whole site (CI's stage 4b does)",
     'pip install ".[test,dask,images]" && pytest tests':
         "installs packages and runs the test suite, which runs this file",
-    "pip install onnxruntime onnx   # optional peers; PyTorch too if installed":
-        "installs packages, and the benchmark takes minutes (tests/test_cli.py runs it)",
-    'pip install ".[dask]"   # in dmlc\'s checkout: dmlc with dask[array] and distributed':
-        "installs packages (CI installs the dask extra for the tests)",
-    'rustc main.rs -L "native=$(dmlc config --libdir)" -l dylib=directml_py \\':
-        "needs a Rust program (CI's stage 9 builds tests/rust this way)",
-    'PKG_CONFIG_PATH="$(dmlc config --pkgconfigdir)" go build':
-        'needs a Go module and toolchain',
-    '// build.rs':
-        "a build.rs for a Cargo crate (CI's stage 9 runs tests/rust)",
-    '// #cgo pkg-config: dmlc':
-        'a cgo fragment (no Go toolchain in CI)',
     "include/directml_py.h   DirectML's types + the dmlc execution API (the only public header)":
         "a listing of the repository, not a command",
 }
@@ -201,7 +190,7 @@ def sentences(paragraphs):
 
 def test_no_paragraph_or_sentence_is_repeated():
     paragraphs = prose()
-    assert len(paragraphs) > 50  # the README was read
+    assert len(paragraphs) > 15  # the README was read
     assert repeated(paragraphs) == []
     assert repeated(sentences(paragraphs)) == []
 

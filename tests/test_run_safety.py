@@ -1,7 +1,7 @@
 """`dmlc run` on a model someone else wrote: the files it may touch, and every failure one
 line on stderr with the documented exit status (1; 2 with --compare), never a traceback.
 
-The rules (README, "Running models you did not write"): a model reads files only inside its
+The rules (docs/cli.rst, "Running models you did not write"): a model reads files only inside its
 own folder and writes only inside the output folder (the current folder or --output-dir),
 after symbolic links are resolved; absolute paths and `..` that leaves the folder are
 refused; an existing target that is not a regular file is refused whatever the flags;
