@@ -3,7 +3,8 @@
 One :class:`Operator` per ``DML_OPERATOR_TYPE`` with an entry in ``src/schema.def``, its
 :class:`Field` list in the desc struct's order.  Code that is the same for every operator
 walks these instead of naming operators: the tests' ctypes structs, a DxDispatch JSON
-reader, the list of fields an example or an error message prints.
+reader, the list of fields an example or an error message prints.  Internal: not part of
+dmlc's API (the site's Python API page lists that), so it may change with the core.
 
 >>> from dmlc import schema
 >>> op = schema.get("PADDING")
