@@ -14,7 +14,13 @@ cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_AVERAGE_POOLING1_OPERATOR_DESC, DML_OPERATOR_AVERAGE_POOLING1,
                          DMLC_INFER_FLAG_CEIL_MODE, UINT, as_input, dml_type_of, pool_window, run_unary)
 
+from dmlc._core import schema_dtypes
+
 cnp.import_array()
+
+# The data types AVERAGE_POOLING1's schema entry accepts (src/schema.def), and their names.
+cdef tuple _DTYPES = schema_dtypes("AVERAGE_POOLING1")
+cdef str _DTYPE_NAMES = " or ".join(", ".join(str(dt) for dt in _DTYPES).rsplit(", ", 1))
 
 
 cdef object pool(x, window_size, strides, start_padding, end_padding, dilations, bint include_padding,
@@ -31,8 +37,8 @@ cdef object pool(x, window_size, strides, start_padding, end_padding, dilations,
     cdef Tensor tin
     cdef DML_AVERAGE_POOLING1_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
-    if a.dtype.kind != "f":
-        raise TypeError(f"{fname}: x has dtype {a.dtype}; average pooling takes float16, float32 or float64")
+    if a.dtype not in _DTYPES:
+        raise TypeError(f"{fname}: x has dtype {a.dtype}; average pooling takes {_DTYPE_NAMES}")
     sp = pool_window(a, window_size, strides, start_padding, end_padding, dilations, fname, win, st, sp0, sp1, dil)
     d.InputTensor = &tin.desc
     d.DimensionCount = sp

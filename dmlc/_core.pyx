@@ -17,9 +17,9 @@ cnp.import_array()
 # The core's type table, src/dtypes.def, compiled in: the one source of dtype facts.
 cdef extern from *:
     """
-    typedef struct dmlc_dtype_row { const char* name; int value; int size; } dmlc_dtype_row;
+    typedef struct dmlc_dtype_row { const char* name; int value; int size; const char* kind; } dmlc_dtype_row;
     static const dmlc_dtype_row dmlc_dtype_rows[] = {
-    #define DMLC_DTYPE(NAME, VALUE, SIZE, T) {#NAME, VALUE, SIZE},
+    #define DMLC_DTYPE(NAME, VALUE, SIZE, T, KIND, LOWEST, COMPARE) {#NAME, VALUE, SIZE, #KIND},
     #include "dtypes.def"
     #undef DMLC_DTYPE
     };
@@ -29,6 +29,7 @@ cdef extern from *:
         const char* name
         int value
         int size
+        const char* kind
     const dmlc_dtype_row* dmlc_dtype_rows
     int DMLC_DTYPE_COUNT
 
@@ -56,12 +57,85 @@ OPERATORS = tuple((dmlc_op_rows[i].name.decode(), dmlc_op_rows[i].value, dmlc_op
 #: The operator families (src/ops/<family>.c), in ops.def's order.
 FAMILIES = tuple(dict.fromkeys(family for _, _, family in OPERATORS))
 
+# The desc layouts, src/schema.def compiled in (src/schema.h builds the table).
+cdef extern from *:
+    """
+    #include "directml_py.h"
+    #include "schema.h"
+    """
+    ctypedef struct dmlc_field:
+        const char* name
+        const char* ctype
+        const char* count_name
+        unsigned short offset
+        unsigned char size
+        unsigned char kind
+        unsigned char type
+        unsigned char flags
+    ctypedef struct dmlc_schema:
+        int type
+        const char* name
+        unsigned flags
+        unsigned types
+        unsigned size
+        unsigned field_count
+        const dmlc_field* fields
+    const dmlc_schema* dmlc_schema_find(DML_OPERATOR_TYPE type)
+    unsigned DMLC_SCHEMA_IN_PLACE, DMLC_SCHEMA_INFER_READS_OUTPUTS
+    unsigned DMLC_FIELD_OPTIONAL, DMLC_FIELD_INDICES, DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL
+    unsigned DMLC_TYPES_INDEX
+
+# Names of schema.h's enums and flags, in their values' order.
+SCHEMA_KINDS = ("input", "output", "attr")
+SCHEMA_TYPES = ("TENSOR", "TENSOR_ARRAY", "UINT", "UINT64", "INT", "FLOAT", "BOOL", "ENUM", "UINT_ARRAY",
+                "INT_ARRAY", "FLOAT_ARRAY", "SCALE_BIAS", "SIZE_2D", "SCALAR_UNION")
+
+
+cdef tuple _flag_names(unsigned flags, tuple table):
+    return tuple(name for bit, name in table if flags & bit)
+
+
+cdef tuple _schema_entry(const dmlc_schema* s):
+    cdef unsigned i
+    cdef const dmlc_field* f
+    fields = []
+    for i in range(s.field_count):
+        f = &s.fields[i]
+        fields.append((f.name.decode(), SCHEMA_KINDS[f.kind], SCHEMA_TYPES[f.type], f.ctype.decode(),
+                       _flag_names(f.flags, ((DMLC_FIELD_OPTIONAL, "optional"), (DMLC_FIELD_INDICES, "indices"),
+                                             (DMLC_FIELD_RANK, "rank"), (DMLC_FIELD_SPATIAL, "spatial"))),
+                       f.count_name.decode() if f.count_name != NULL else None, f.offset, f.size))
+    return (s.name.decode()[len("DML_OPERATOR_"):], s.type,
+            _flag_names(s.flags, ((DMLC_SCHEMA_IN_PLACE, "in_place"),
+                                  (DMLC_SCHEMA_INFER_READS_OUTPUTS, "infer_reads_outputs"))),
+            s.types, s.size, tuple(fields))
+
+
+#: The desc layouts (src/schema.def), by DML_OPERATOR_TYPE value: (name without DML_OPERATOR_,
+#: value, operator flags, data types as a bit set by DML_TENSOR_DATA_TYPE value, sizeof the desc,
+#: fields), each field (name, kind, type, C type, flags, count field (an array's) or data type
+#: field (a SCALAR_UNION's) or None, offset, size).
+#: dmlc.schema is the readable view.
+SCHEMA = tuple(_schema_entry(dmlc_schema_find(<DML_OPERATOR_TYPE>_v)) for _v in range(256)
+               if dmlc_schema_find(<DML_OPERATOR_TYPE>_v) != NULL)
+#: DMLC_TYPES_INDEX: the index tensors' types, as a bit set.
+SCHEMA_INDEX_TYPES = DMLC_TYPES_INDEX
+
+
+def schema_dtypes(name):
+    """The NumPy dtypes an operator's data tensors accept (its schema entry's data types),
+    by element size: schema_dtypes("AVERAGE_POOLING1") is float16, float32, float64."""
+    bits = next(types for op, _, _, types, _, _ in SCHEMA if op == name)
+    return tuple(sorted((dt for _, value, dt in DTYPES if bits >> value & 1), key=lambda dt: (dt.kind, dt.itemsize)))
+
 HEADER_VERSION = DMLC_VERSION
 VERSION = f"{DMLC_VERSION_MAJOR}.{DMLC_VERSION_MINOR}.{DMLC_VERSION_PATCH}"
 
 #: The eleven tensor data types: (DML name, DML_TENSOR_DATA_TYPE value, NumPy dtype).
 DTYPES = tuple((dmlc_dtype_rows[i].name.decode(), dmlc_dtype_rows[i].value,
                 np.dtype(dmlc_dtype_rows[i].name.decode().lower())) for i in range(DMLC_DTYPE_COUNT))
+#: Each type's kind in src/dtypes.def: "FLOAT", "SIGNED" or "UNSIGNED", by DML name.
+DTYPE_KINDS = {dmlc_dtype_rows[i].name.decode(): dmlc_dtype_rows[i].kind.decode() for i in range(DMLC_DTYPE_COUNT)}
 #: HRESULTs the core returns, from the header.
 HRESULTS = {"S_OK": S_OK, "E_NOTIMPL": E_NOTIMPL, "E_POINTER": E_POINTER, "E_INVALIDARG": E_INVALIDARG,
             "E_OUTOFMEMORY": E_OUTOFMEMORY}

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define DMLC_MAX_DIMS 8
 
@@ -178,6 +179,14 @@ typedef HRESULT (*dmlc_infer_fn)(DML_OPERATOR_TYPE type, const char* name, const
     HRESULT dmlc_infer_##family(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh);
 #include "ops.def"
 #undef DMLC_OP
+
+/* ---- The desc layouts (src/schema.def, src/schema.h) -------------------------------------
+ * dmlc_schema_check: what holds for every operator before its family reads the desc: each
+ * array a count says is non-empty is there (not NULL).  infer: for dmlcInferOutputSizes,
+ * which reads the output tensors only where the schema says so.  The messages name the
+ * operator and the field: "DML_OPERATOR_PADDING: StartPadding is NULL". */
+#include "schema.h"
+HRESULT dmlc_schema_check(const dmlc_schema* s, const char* opname, const void* desc, int infer);
 
 /* ---- Threads ------------------------------------------------------------------------
  * dmlc_parallel_for splits [0, n) into a few contiguous chunks per thread, taken dynamically.  work_bytes is the

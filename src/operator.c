@@ -92,6 +92,14 @@ static HRESULT lookup(const char* who, const DML_OPERATOR_DESC* desc, const char
     return S_OK;
 }
 
+/* What the schema says of every desc of the type (dmlc_schema_check; infer: for
+ * dmlcInferOutputSizes), checked before its family reads it.  The entry is never missing:
+ * src/schema.c proves every ops.def operator has one. */
+static HRESULT check_desc(const DML_OPERATOR_DESC* desc, const char* name, int infer)
+{
+    return dmlc_schema_check(dmlc_schema_find(desc->Type), name, desc->Desc, infer);
+}
+
 DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, UINT input_count,
                                      UINT output_count, size_t state_size)
 {
@@ -145,7 +153,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
     *op = NULL;
     if (!desc) return dmlc_fail(E_POINTER, "dmlcCreateOperator", "desc is NULL");
     if (FAILED(hr = dmlc_cpu_check("dmlcCreateOperator"))) return hr; /* kernels are chosen below, by the CPU's features */
-    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family))) return hr;
+    if (FAILED(hr = lookup("dmlcCreateOperator", desc, &name, &family)) || FAILED(hr = check_desc(desc, name, 0)))
+        return hr;
     hr = family.create(desc->Type, name, desc->Desc, op);
     if (FAILED(hr)) {
         free(*op);
@@ -171,7 +180,8 @@ HRESULT dmlcCreateOperator(const DML_OPERATOR_DESC* desc, DMLC_OPERATOR** op)
  * and released as before.  The operators are freed when their thread ends.
  * dmlcInferOutputSizes, which callers run before each call to size its outputs, keeps the
  * last sizes it gave the same way, under a key of the values it reads: the inputs and the
- * fields, not the output tensors. */
+ * fields, and the output tensors only where it reads them (SPLIT's parts, MAX_UNPOOLING's
+ * output, whose sizes are parameters: DMLC_SCHEMA_INFER_READS_OUTPUTS in src/schema.def). */
 #define DMLC_CACHE_SLOTS 4
 #define DMLC_CACHE_WORDS 448 /* a JOIN of 16 parts of 8 dimensions is 3 + 17 * 23 = 394 */
 #define DMLC_CACHE_PARTS 16
@@ -294,17 +304,6 @@ static void key_tensors(dmlc_key* k, const DML_TENSOR_DESC* t, UINT n)
     for (UINT i = 0; i < n && k->ok; ++i) key_tensor(k, &t[i]);
 }
 
-/* The pooling window arrays, DimensionCount values each (dilations when the type has them). */
-static void key_window(dmlc_key* k, UINT n, const UINT* strides, const UINT* window, const UINT* start,
-                       const UINT* end, const UINT* dilations)
-{
-    key_uints(k, strides, n);
-    key_uints(k, window, n);
-    key_uints(k, start, n);
-    key_uints(k, end, n);
-    if (dilations) key_uints(k, dilations, n);
-}
-
 /* The DimensionCount of a buffer tensor desc, or ~0u. */
 static UINT key_rank(const DML_TENSOR_DESC* t)
 {
@@ -312,157 +311,74 @@ static UINT key_rank(const DML_TENSOR_DESC* t)
                                                              : ~0u;
 }
 
-/* An array field's count must be the one creation checks before it reads the array (the
- * input's rank, or its spatial axes); otherwise the desc has no key and creation says why. */
-static void key_count(dmlc_key* k, UINT count, UINT want)
-{
-    if (count != want) k->ok = 0;
-}
+/* desc's key into k; 0 if it has none (a type without a schema entry, or a field the cache
+ * does not take).  The key functions are the schema (src/schema.def) compiled: one per
+ * entry, one statement per field, so a key costs no more than a hand-written one and no
+ * operator can be left out.  Every field goes in, as its bits; an array as its count and its
+ * values; a tensor by key_tensor.  A count the schema ties to the input's rank
+ * (DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL) must be the one creation checks before it reads the
+ * arrays, or the desc has no key and creation says why: so the cache never reads an array
+ * that creation would refuse unread.  For dmlcInferOutputSizes (skip_outputs), the output
+ * tensors are left out where it does not read them (DMLC_SCHEMA_INFER_READS_OUTPUTS). */
+#define KEY_SKIP(kind) (DMLC_KIND_##kind == DMLC_KIND_OUTPUT && skip_outputs)
+#define KEY_TENSOR(kind, field, flags, count)                                               \
+    if (!KEY_SKIP(kind)) {                                                                  \
+        if (DMLC_KIND_##kind == DMLC_KIND_INPUT && rank == ~0u) rank = key_rank(d->field); \
+        key_tensor(k, d->field);                                                            \
+    }
+#define KEY_TENSOR_ARRAY(kind, field, flags, count) \
+    if (!KEY_SKIP(kind)) key_tensors(k, d->field, d->count);
+#define KEY_WORD(kind, field, flags, count)                                                           \
+    {                                                                                                 \
+        uint32_t v;                                                                                   \
+        memcpy(&v, &d->field, sizeof v); /* UINT, INT, FLOAT, BOOL, an enum: 32 bits */               \
+        if (((flags) & DMLC_FIELD_RANK) && v != rank) return k->ok = 0;                               \
+        if (((flags) & DMLC_FIELD_SPATIAL) && (uint64_t)v + 2 != rank) return k->ok = 0;              \
+        key_put(k, v);                                                                                \
+    }
+#define KEY_UINT KEY_WORD
+#define KEY_INT KEY_WORD
+#define KEY_FLOAT KEY_WORD
+#define KEY_BOOL KEY_WORD
+#define KEY_ENUM KEY_WORD
+#define KEY_TWO_WORDS(kind, field, flags, count) key_bits(k, &d->field, 2);
+#define KEY_UINT64 KEY_TWO_WORDS
+#define KEY_SIZE_2D KEY_TWO_WORDS
+#define KEY_SCALAR_UNION KEY_TWO_WORDS
+#define KEY_UINT_ARRAY(kind, field, flags, count) key_uints(k, (const UINT*)d->field, d->count);
+#define KEY_INT_ARRAY KEY_UINT_ARRAY /* INT, UINT and FLOAT: the same bits */
+#define KEY_FLOAT_ARRAY KEY_UINT_ARRAY
+#define KEY_SCALE_BIAS(kind, field, flags, count) \
+    key_put(k, d->field != NULL);                 \
+    if (d->field) key_bits(k, d->field, 2);
 
-/* desc's key into k; 0 if it has none (a type or a field the cache does not take).  For
- * dmlcInferOutputSizes (infer), the output tensors are left out: it does not read them
- * (SPLIT's and MAX_UNPOOLING's, which it reads, have no key there). */
+#define DMLC_FIELD(kind, type, ctype, field, flags, count) KEY_##type(kind, field, flags, count)
+#define DMLC_SCHEMA(NAME, flags, types, fields)                                                    \
+    static int key_##NAME(dmlc_key* k, const DML_##NAME##_OPERATOR_DESC* d, int infer)            \
+    {                                                                                              \
+        const int skip_outputs = infer && !((flags) & DMLC_SCHEMA_INFER_READS_OUTPUTS);           \
+        UINT rank = ~0u; /* the first input tensor's DimensionCount */                             \
+        (void)skip_outputs;                                                                        \
+        (void)rank;                                                                                \
+        fields return k->ok;                                                                       \
+    }
+#include "schema.def"
+#undef DMLC_SCHEMA
+#undef DMLC_FIELD
+
 static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
 {
-    const void* d = desc ? desc->Desc : NULL;
-#define OUT(t) (infer ? NULL : (t))
     k->n = 0;
     k->ok = 1;
-    if (!d) return 0;
+    if (!desc || !desc->Desc) return 0;
     key_put(k, (uint32_t)desc->Type);
     switch ((int)desc->Type) {
-    case DML_OPERATOR_DEPTH_TO_SPACE: /* the first version is the prefix of the second */
-    case DML_OPERATOR_SPACE_TO_DEPTH:
-    case DML_OPERATOR_DEPTH_TO_SPACE1:
-    case DML_OPERATOR_SPACE_TO_DEPTH1: {
-        const DML_DEPTH_TO_SPACE1_OPERATOR_DESC* o = (const DML_DEPTH_TO_SPACE1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->BlockSize);
-        if (desc->Type == DML_OPERATOR_DEPTH_TO_SPACE1 || desc->Type == DML_OPERATOR_SPACE_TO_DEPTH1)
-            key_put(k, (uint32_t)o->Order);
-        break;
-    }
-    case DML_OPERATOR_PADDING: {
-        const DML_PADDING_OPERATOR_DESC* o = (const DML_PADDING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_put(k, (uint32_t)o->PaddingMode);
-        key_bits(k, &o->PaddingValue, 1);
-        key_uints(k, o->StartPadding, o->DimensionCount);
-        key_uints(k, o->EndPadding, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_PADDING1: {
-        const DML_PADDING1_OPERATOR_DESC* o = (const DML_PADDING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_put(k, (uint32_t)o->PaddingMode);
-        key_put(k, (uint32_t)o->PaddingValueDataType);
-        key_bits(k, &o->PaddingValue, 2);
-        key_uints(k, o->StartPadding, o->DimensionCount);
-        key_uints(k, o->EndPadding, o->DimensionCount);
-        break;
-    }
-    case DML_OPERATOR_SPLIT: {
-        const DML_SPLIT_OPERATOR_DESC* o = (const DML_SPLIT_OPERATOR_DESC*)d;
-        if (infer) return 0;
-        key_tensor(k, o->InputTensor);
-        key_tensors(k, o->OutputTensors, o->OutputCount);
-        key_put(k, o->Axis);
-        break;
-    }
-    case DML_OPERATOR_JOIN: {
-        const DML_JOIN_OPERATOR_DESC* o = (const DML_JOIN_OPERATOR_DESC*)d;
-        key_tensors(k, o->InputTensors, o->InputCount);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->Axis);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING: {
-        const DML_MAX_POOLING_OPERATOR_DESC* o = (const DML_MAX_POOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        break;
-    }
-    case DML_OPERATOR_MAX_POOLING1: /* the prefix of MAX_POOLING2 */
-    case DML_OPERATOR_MAX_POOLING2: {
-        const DML_MAX_POOLING2_OPERATOR_DESC* o = (const DML_MAX_POOLING2_OPERATOR_DESC*)d;
-        const int v2 = desc->Type == DML_OPERATOR_MAX_POOLING2;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_tensor(k, OUT(o->OutputIndicesTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding,
-                   v2 ? o->Dilations : NULL);
-        if (v2 && !o->Dilations) k->ok = 0;
-        break;
-    }
-    case DML_OPERATOR_AVERAGE_POOLING: {
-        const DML_AVERAGE_POOLING_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, NULL);
-        key_put(k, (uint32_t)o->IncludePadding);
-        break;
-    }
-    case DML_OPERATOR_AVERAGE_POOLING1: {
-        const DML_AVERAGE_POOLING1_OPERATOR_DESC* o = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount + 2, key_rank(o->InputTensor));
-        key_window(k, o->DimensionCount, o->Strides, o->WindowSize, o->StartPadding, o->EndPadding, o->Dilations);
-        if (!o->Dilations) k->ok = 0;
-        key_put(k, (uint32_t)o->IncludePadding);
-        break;
-    }
-    case DML_OPERATOR_ELEMENT_WISE_IDENTITY: {
-        const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC* o = (const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_put(k, o->ScaleBias != NULL);
-        if (o->ScaleBias) {
-            key_bits(k, &o->ScaleBias->Scale, 1);
-            key_bits(k, &o->ScaleBias->Bias, 1);
-        }
-        break;
-    }
-    case DML_OPERATOR_SLICE: /* SLICE1's layout, with UINT strides */
-    case DML_OPERATOR_SLICE1: {
-        const DML_SLICE1_OPERATOR_DESC* o = (const DML_SLICE1_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->DimensionCount, key_rank(o->InputTensor));
-        key_uints(k, o->InputWindowOffsets, o->DimensionCount);
-        key_uints(k, o->InputWindowSizes, o->DimensionCount);
-        key_uints(k, (const UINT*)o->InputWindowStrides, o->DimensionCount); /* INT and UINT: the same bits */
-        break;
-    }
-    case DML_OPERATOR_TILE: {
-        const DML_TILE_OPERATOR_DESC* o = (const DML_TILE_OPERATOR_DESC*)d;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, OUT(o->OutputTensor));
-        key_count(k, o->RepeatsCount, key_rank(o->InputTensor));
-        key_uints(k, o->Repeats, o->RepeatsCount);
-        break;
-    }
-    case DML_OPERATOR_MAX_UNPOOLING: {
-        const DML_MAX_UNPOOLING_OPERATOR_DESC* o = (const DML_MAX_UNPOOLING_OPERATOR_DESC*)d;
-        if (infer) return 0;
-        key_tensor(k, o->InputTensor);
-        key_tensor(k, o->IndicesTensor);
-        key_tensor(k, o->OutputTensor);
-        break;
-    }
+#define DMLC_SCHEMA(NAME, flags, types, fields) \
+    case DML_OPERATOR_##NAME: return key_##NAME(k, (const DML_##NAME##_OPERATOR_DESC*)desc->Desc, infer);
+#include "schema.def"
+#undef DMLC_SCHEMA
     default: return 0;
     }
-#undef OUT
-    return k->ok;
 }
 
 static void cache_free(void* p)
@@ -581,6 +497,7 @@ HRESULT dmlcInferOutputSizes(const DML_OPERATOR_DESC* desc, UINT flags, UINT out
             }
         }
     }
+    if (FAILED(hr = check_desc(desc, name, 1))) return hr;
     sh.who = name;
     sh.flags = flags;
     sh.count = outputCount;

@@ -20,13 +20,11 @@
  * The messages name the fields exactly as the max-pooling tests expect them. */
 #include "dmlc_internal.h"
 
-/* One of the per-dimension arrays: present, and (nonzero) no element is 0. */
-static HRESULT check_array(const char* opname, const char* field, const UINT* a, UINT count, int nonzero)
+/* One of the per-dimension arrays (present: src/schema.c checked it): no element is 0. */
+static HRESULT check_nonzero(const char* opname, const char* field, const UINT* a, UINT count)
 {
-    if (!a) return dmlc_fail(E_POINTER, opname, "%s is NULL", field);
-    if (nonzero)
-        for (UINT i = 0; i < count; ++i)
-            if (a[i] == 0) return dmlc_fail(E_INVALIDARG, opname, "%s[%u] is 0, expected at least 1", field, i);
+    for (UINT i = 0; i < count; ++i)
+        if (a[i] == 0) return dmlc_fail(E_INVALIDARG, opname, "%s[%u] is 0, expected at least 1", field, i);
     return S_OK;
 }
 
@@ -73,11 +71,9 @@ HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w,
     if (w->count != sp)
         return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount %u - 2)",
                          w->count, sp, in->ndim);
-    if (FAILED(hr = check_array(opname, "Strides", w->strides, sp, 1)) ||
-        FAILED(hr = check_array(opname, "WindowSize", w->window, sp, 1)) ||
-        FAILED(hr = check_array(opname, "StartPadding", w->start, sp, 0)) ||
-        FAILED(hr = check_array(opname, "EndPadding", w->end, sp, 0)) ||
-        FAILED(hr = check_array(opname, "Dilations", w->dilations, sp, 1)))
+    if (FAILED(hr = check_nonzero(opname, "Strides", w->strides, sp)) ||
+        FAILED(hr = check_nonzero(opname, "WindowSize", w->window, sp)) ||
+        FAILED(hr = check_nonzero(opname, "Dilations", w->dilations, sp)))
         return hr;
     dmlc_shape_rank(sh, 0, in->ndim);
     for (UINT k = 0; k < 2; ++k)

@@ -7,7 +7,7 @@
 UINT dmlc_data_type_size(DML_TENSOR_DATA_TYPE type)
 {
     switch ((int)type) {
-#define DMLC_DTYPE(name, value, size, ctype) case value: return size;
+#define DMLC_DTYPE(name, value, size, ctype, kind, lowest, compare) case value: return size;
 #include "dtypes.def"
 #undef DMLC_DTYPE
     default: return 0;
@@ -17,7 +17,7 @@ UINT dmlc_data_type_size(DML_TENSOR_DATA_TYPE type)
 const char* dmlc_data_type_name(DML_TENSOR_DATA_TYPE type, char buf[DMLC_TYPE_NAME_SIZE])
 {
     switch ((int)type) {
-#define DMLC_DTYPE(name, value, size, ctype) case value: return #name;
+#define DMLC_DTYPE(name, value, size, ctype, kind, lowest, compare) case value: return #name;
 #include "dtypes.def"
 #undef DMLC_DTYPE
     case DML_TENSOR_DATA_TYPE_UNKNOWN: return "UNKNOWN";

@@ -1,29 +1,22 @@
-"""directml.h's structs transcribed by hand with ctypes, for tests that drive libdirectml_py
-the way a ctypes caller does.
+"""directml.h's structs in ctypes, for tests that drive libdirectml_py the way a ctypes
+caller does.
 
-This is deliberately NOT generated from directml_py.h: test_abi.py compares every struct
-here with the header as cffi reads it, so a layout change on either side shows up as two
-descriptions that disagree.  Every ctypes test in the suite uses these classes, so the
-comparison covers what the tests rely on.
+The operator descs are generated from the schema (dmlc.schema, src/schema.def), so an
+operator added there is testable through ctypes at once; the few shared structs below them
+are written out.  test_abi.py compares every struct here with the header as cffi reads it
+(and test_schema.py the schema with the header), so a layout change on either side shows
+up as two descriptions that disagree.
 """
 import ctypes
 
 import dmlc
+from dmlc import schema
 from dmlc.ffi import lib
 from support import DML_TYPE
 
-__all__ = ["DML_BUFFER_TENSOR_DESC", "DML_DEPTH_TO_SPACE1_OPERATOR_DESC", "DML_DEPTH_TO_SPACE_OPERATOR_DESC",
-           "DML_JOIN_OPERATOR_DESC", "DML_MAX_POOLING1_OPERATOR_DESC", "DML_MAX_POOLING2_OPERATOR_DESC",
-           "DML_MAX_POOLING_OPERATOR_DESC", "DML_OPERATOR_DESC", "DML_PADDING1_OPERATOR_DESC",
-           "DML_PADDING_OPERATOR_DESC", "DML_SCALAR_UNION", "DML_SPACE_TO_DEPTH1_OPERATOR_DESC",
-           "DML_SPACE_TO_DEPTH_OPERATOR_DESC", "DML_SPLIT_OPERATOR_DESC", "DML_TENSOR_DESC", "DMLC_BUFFER_BINDING",
-           "PUINT", "STRUCTS", "UINT", "binding", "library", "operator", "tensor",
-           "DML_SCALE_BIAS", "DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC", "DML_SLICE_OPERATOR_DESC",
-           "DML_SLICE1_OPERATOR_DESC", "DML_TILE_OPERATOR_DESC", "PINT"]
-__all__ += ["DML_AVERAGE_POOLING1_OPERATOR_DESC", "DML_AVERAGE_POOLING_OPERATOR_DESC", "DML_MAX_UNPOOLING_OPERATOR_DESC"]
-
 UINT = ctypes.c_uint32
 PUINT = ctypes.POINTER(UINT)
+PINT = ctypes.POINTER(ctypes.c_int32)
 ENUM = ctypes.c_int  # every DirectML enum is a 32-bit int
 
 
@@ -40,9 +33,6 @@ class DML_OPERATOR_DESC(ctypes.Structure):
     _fields_ = [("Type", ENUM), ("Desc", ctypes.c_void_p)]
 
 
-PT = ctypes.POINTER(DML_TENSOR_DESC)
-
-
 class DML_SCALAR_UNION(ctypes.Union):
     _fields_ = [("Bytes", ctypes.c_uint8 * 8), ("Int8", ctypes.c_int8), ("UInt8", ctypes.c_uint8),
                 ("Int16", ctypes.c_int16), ("UInt16", ctypes.c_uint16), ("Int32", ctypes.c_int32),
@@ -50,110 +40,41 @@ class DML_SCALAR_UNION(ctypes.Union):
                 ("Float32", ctypes.c_float), ("Float64", ctypes.c_double)]
 
 
-class DML_SPACE_TO_DEPTH_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT)]
-
-
-class DML_DEPTH_TO_SPACE_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT)]
-
-
-class DML_SPACE_TO_DEPTH1_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT), ("Order", ENUM)]
-
-
-class DML_DEPTH_TO_SPACE1_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("BlockSize", UINT), ("Order", ENUM)]
-
-
-class DML_PADDING_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("PaddingMode", ENUM), ("PaddingValue", ctypes.c_float),
-                ("DimensionCount", UINT), ("StartPadding", PUINT), ("EndPadding", PUINT)]
-
-
-class DML_PADDING1_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("PaddingMode", ENUM), ("PaddingValueDataType", ENUM),
-                ("PaddingValue", DML_SCALAR_UNION), ("DimensionCount", UINT), ("StartPadding", PUINT),
-                ("EndPadding", PUINT)]
-
-
-class DML_SPLIT_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputCount", UINT), ("OutputTensors", PT), ("Axis", UINT)]
-
-
-class DML_JOIN_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputCount", UINT), ("InputTensors", PT), ("OutputTensor", PT), ("Axis", UINT)]
-
-
-class DML_MAX_POOLING_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
-                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT)]
-
-
-class DML_MAX_POOLING1_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("OutputIndicesTensor", PT), ("DimensionCount", UINT),
-                ("Strides", PUINT), ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT)]
-
-
-class DML_MAX_POOLING2_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("OutputIndicesTensor", PT), ("DimensionCount", UINT),
-                ("Strides", PUINT), ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT),
-                ("Dilations", PUINT)]
-
-
-PINT = ctypes.POINTER(ctypes.c_int32)
-
-
 class DML_SCALE_BIAS(ctypes.Structure):
     _fields_ = [("Scale", ctypes.c_float), ("Bias", ctypes.c_float)]
 
 
-class DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("ScaleBias", ctypes.POINTER(DML_SCALE_BIAS))]
-
-
-class DML_SLICE_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Offsets", PUINT),
-                ("Sizes", PUINT), ("Strides", PUINT)]
-
-
-class DML_SLICE1_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("InputWindowOffsets", PUINT),
-                ("InputWindowSizes", PUINT), ("InputWindowStrides", PINT)]
-
-
-class DML_TILE_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("RepeatsCount", UINT), ("Repeats", PUINT)]
-class DML_AVERAGE_POOLING_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
-                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT), ("IncludePadding", ctypes.c_int)]
-
-
-class DML_AVERAGE_POOLING1_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("OutputTensor", PT), ("DimensionCount", UINT), ("Strides", PUINT),
-                ("WindowSize", PUINT), ("StartPadding", PUINT), ("EndPadding", PUINT), ("Dilations", PUINT),
-                ("IncludePadding", ctypes.c_int)]
-
-
-class DML_MAX_UNPOOLING_OPERATOR_DESC(ctypes.Structure):
-    _fields_ = [("InputTensor", PT), ("IndicesTensor", PT), ("OutputTensor", PT)]
+class DML_SIZE_2D(ctypes.Structure):
+    _fields_ = [("Width", UINT), ("Height", UINT)]
 
 
 class DMLC_BUFFER_BINDING(ctypes.Structure):
     _fields_ = [("Buffer", ctypes.c_void_p), ("Offset", ctypes.c_uint64), ("SizeInBytes", ctypes.c_uint64)]
 
 
-# Every struct above by its C name, for the layout comparison with cffi.
-STRUCTS = {cls.__name__: cls for cls in (
-    DML_BUFFER_TENSOR_DESC, DML_TENSOR_DESC, DML_OPERATOR_DESC, DML_SCALAR_UNION,
-    DML_SPACE_TO_DEPTH_OPERATOR_DESC, DML_DEPTH_TO_SPACE_OPERATOR_DESC, DML_SPACE_TO_DEPTH1_OPERATOR_DESC,
-    DML_DEPTH_TO_SPACE1_OPERATOR_DESC, DML_PADDING_OPERATOR_DESC, DML_PADDING1_OPERATOR_DESC,
-    DML_SPLIT_OPERATOR_DESC, DML_JOIN_OPERATOR_DESC, DML_MAX_POOLING_OPERATOR_DESC,
-    DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DMLC_BUFFER_BINDING,
-    DML_SCALE_BIAS, DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, DML_SLICE_OPERATOR_DESC, DML_SLICE1_OPERATOR_DESC,
-    DML_TILE_OPERATOR_DESC)}
-STRUCTS.update({cls.__name__: cls for cls in (
-    DML_AVERAGE_POOLING_OPERATOR_DESC, DML_AVERAGE_POOLING1_OPERATOR_DESC, DML_MAX_UNPOOLING_OPERATOR_DESC)})
+# The ctypes type of each schema field type.
+CTYPES = {
+    "TENSOR": ctypes.POINTER(DML_TENSOR_DESC), "TENSOR_ARRAY": ctypes.POINTER(DML_TENSOR_DESC),
+    "UINT": UINT, "UINT64": ctypes.c_uint64, "INT": ctypes.c_int32, "FLOAT": ctypes.c_float, "BOOL": ctypes.c_int,
+    "ENUM": ENUM, "UINT_ARRAY": PUINT, "INT_ARRAY": PINT, "FLOAT_ARRAY": ctypes.POINTER(ctypes.c_float),
+    "SCALE_BIAS": ctypes.POINTER(DML_SCALE_BIAS), "SIZE_2D": DML_SIZE_2D, "SCALAR_UNION": DML_SCALAR_UNION,
+}
+
+
+def desc_struct(op):
+    """The ctypes Structure of a schema operator's desc."""
+    return type(op.struct, (ctypes.Structure,), {"_fields_": [(f.name, CTYPES[f.type]) for f in op.fields]})
+
+
+# Every struct by its C name, for the layout comparison with cffi; the operator descs are
+# also this module's attributes (rawctypes.DML_PADDING_OPERATOR_DESC).
+STRUCTS = {cls.__name__: cls for cls in (DML_BUFFER_TENSOR_DESC, DML_TENSOR_DESC, DML_OPERATOR_DESC, DML_SCALAR_UNION,
+                                         DML_SCALE_BIAS, DMLC_BUFFER_BINDING)}
+STRUCTS.update({op.struct: desc_struct(op) for op in schema.operators()})
+globals().update(STRUCTS)
+
+__all__ = sorted(STRUCTS) + ["CTYPES", "PINT", "PUINT", "STRUCTS", "UINT", "binding", "desc_struct", "library",
+                             "operator", "tensor"]
 
 
 def library():

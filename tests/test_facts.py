@@ -78,6 +78,25 @@ def test_dtypes_def_matches_the_header_and_numpy(row):
     assert DML_TYPE[np.dtype(name.lower())] == int(value)
 
 
+@pytest.mark.parametrize("row", dtype_rows(), ids=lambda row: row[0])
+def test_dtypes_def_traits_are_numpys(row):
+    """Kind, lowest value and comparison: what max pooling's kernels and the Python layer
+    read instead of deriving them again."""
+    name, _, _, _, kind, lowest, compare = row
+    dt = np.dtype(name.lower())
+    assert kind == {"f": "FLOAT", "i": "SIGNED", "u": "UNSIGNED"}[dt.kind]
+    assert dmlc._core.DTYPE_KINDS[name] == kind
+    if dt.kind == "f":
+        want = "-INFINITY"
+        if dt == np.float16:  # stored as its bits: those of -inf
+            want = "0x%04X" % np.array(-np.inf, np.float16).view(np.uint16)
+        assert compare == ("HALF" if dt == np.float16 else "FLOAT")
+    else:
+        want = "0" if dt.kind == "u" else f"INT{8 * dt.itemsize}_MIN"
+        assert compare == "INT"
+    assert lowest == want
+
+
 def test_dtypes_def_lists_every_type_the_tests_run():
     """The tests' table (tests/support.py: every header type NumPy has) is the core's."""
     names = [row[0] for row in dtype_rows()]

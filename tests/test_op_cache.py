@@ -184,6 +184,34 @@ def test_inferred_sizes_follow_the_desc_and_the_flags():
     assert infer(pool, 1)[0] != 0  # another output count: the error, not the sizes kept for 2
 
 
+def test_inferred_sizes_of_operators_whose_outputs_are_parameters():
+    """SPLIT's parts and MAX_UNPOOLING's output carry sizes inference reads: their keys hold
+    them, so a desc whose outputs were edited in place gives its own sizes, not the last."""
+    raw = Raw()
+    part_sizes = [raw.uints([2, 1]), raw.uints([2, 3])]
+    parts = raw.new("DML_TENSOR_DESC[2]")
+    for k, s in enumerate(part_sizes):
+        parts[k].Type = lib.DML_TENSOR_TYPE_BUFFER
+        parts[k].Desc = raw.new("DML_BUFFER_TENSOR_DESC*", {"DataType": lib.DML_TENSOR_DATA_TYPE_INT8,
+                                                            "DimensionCount": 2, "Sizes": s})
+    split = raw.op(lib.DML_OPERATOR_SPLIT, "DML_SPLIT_OPERATOR_DESC",
+                   {"InputTensor": raw.tensor(np.int8, (2, 4)), "OutputCount": 2, "OutputTensors": parts, "Axis": 1})
+    assert infer(split, 2) == [(2, 1), (2, 3)]
+    part_sizes[0][1], part_sizes[1][1] = 3, 1
+    assert infer(split, 2) == [(2, 3), (2, 1)]
+
+    out_sizes = raw.uints([1, 1, 4, 4])
+    tout = raw.new("DML_BUFFER_TENSOR_DESC*", {"DataType": lib.DML_TENSOR_DATA_TYPE_FLOAT32, "DimensionCount": 4,
+                                               "Sizes": out_sizes})
+    unpool = raw.op(lib.DML_OPERATOR_MAX_UNPOOLING, "DML_MAX_UNPOOLING_OPERATOR_DESC",
+                    {"InputTensor": raw.tensor(np.float32, (1, 1, 2, 2)),
+                     "IndicesTensor": raw.tensor(np.uint32, (1, 1, 2, 2)),
+                     "OutputTensor": raw.new("DML_TENSOR_DESC*", {"Type": lib.DML_TENSOR_TYPE_BUFFER, "Desc": tout})})
+    assert infer(unpool) == [(1, 1, 4, 4)]
+    out_sizes[2] = 5
+    assert infer(unpool) == [(1, 1, 5, 4)]
+
+
 def test_counts_that_disagree_with_the_rank_are_refused_not_read():
     """An array whose count is not the input's rank is refused by creation before it is
     read; the cache must not read it either (a 2-value array with DimensionCount 4 here: CI runs

@@ -133,30 +133,6 @@ static inline int mp_half_nan(uint16_t h) { return (h & 0x7fffu) > 0x7c00u; }
 static inline int32_t mp_half_key(uint16_t h) { return (h & 0x8000u) ? -(int32_t)(h & 0x7fffu) : (int32_t)(h & 0x7fffu); }
 #define MP_BETTER_HALF(v, b) (!mp_half_nan(b) && (mp_half_nan(v) || mp_half_key(v) > mp_half_key(b)))
 
-#define MP_BETTER_FLOAT32 MP_BETTER_FLOAT
-#define MP_BETTER_FLOAT64 MP_BETTER_FLOAT
-#define MP_BETTER_FLOAT16 MP_BETTER_HALF
-#define MP_BETTER_INT8 MP_BETTER_INT
-#define MP_BETTER_INT16 MP_BETTER_INT
-#define MP_BETTER_INT32 MP_BETTER_INT
-#define MP_BETTER_INT64 MP_BETTER_INT
-#define MP_BETTER_UINT8 MP_BETTER_INT
-#define MP_BETTER_UINT16 MP_BETTER_INT
-#define MP_BETTER_UINT32 MP_BETTER_INT
-#define MP_BETTER_UINT64 MP_BETTER_INT
-
-#define MP_LOWEST_FLOAT32 (-INFINITY)
-#define MP_LOWEST_FLOAT64 (-(double)INFINITY)
-#define MP_LOWEST_FLOAT16 ((uint16_t)0xfc00u)
-#define MP_LOWEST_INT8 INT8_MIN
-#define MP_LOWEST_INT16 INT16_MIN
-#define MP_LOWEST_INT32 INT32_MIN
-#define MP_LOWEST_INT64 INT64_MIN
-#define MP_LOWEST_UINT8 0
-#define MP_LOWEST_UINT16 0
-#define MP_LOWEST_UINT32 0
-#define MP_LOWEST_UINT64 0
-
 static inline void mp_store_index(char* idx, UINT idx_size, uint64_t v)
 {
     if (idx_size == 4) {
@@ -167,8 +143,9 @@ static inline void mp_store_index(char* idx, UINT idx_size, uint64_t v)
     }
 }
 
-/* The generic kernel: outputs [ow0, ow1) of one row, any window, any strides. */
-#define DMLC_DTYPE(NAME, VALUE, SIZE, T)                                                            \
+/* The generic kernel: outputs [ow0, ow1) of one row, any window, any strides; each type's
+ * lowest value and comparison are dtypes.def's. */
+#define DMLC_DTYPE(NAME, VALUE, SIZE, T, KIND, LOWEST, COMPARE)                                     \
     static void mp_generic_##NAME(const mp_state* st, const mp_row* r, int64_t ow0, int64_t ow1)     \
     {                                                                                               \
         const mp_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];                     \
@@ -176,7 +153,7 @@ static inline void mp_store_index(char* idx, UINT idx_size, uint64_t v)
         for (int64_t ow = ow0; ow < ow1; ++ow) {                                                    \
             const int64_t iw0 = ow * dw->s - dw->p;                                                 \
             int64_t tw0, tw1;                                                                       \
-            T best = MP_LOWEST_##NAME;                                                              \
+            T best = LOWEST;                                                                        \
             uint64_t best_index = UINT64_MAX;                                                       \
             int found = 0;                                                                          \
             mp_window_range(dw, iw0, &tw0, &tw1);                                                   \
@@ -189,7 +166,7 @@ static inline void mp_store_index(char* idx, UINT idx_size, uint64_t v)
                     for (int64_t tw = tw0; tw < tw1; ++tw) {                                        \
                         const int64_t iw = iw0 + tw * dw->d;                                        \
                         const T v = row[iw * dw->is];                                               \
-                        if (!found || MP_BETTER_##NAME(v, best)) {                                  \
+                        if (!found || MP_BETTER_##COMPARE(v, best)) {                               \
                             best = v;                                                               \
                             best_index = row_flat + (uint64_t)iw;                                   \
                             found = 1;                                                              \
@@ -207,7 +184,7 @@ static inline void mp_store_index(char* idx, UINT idx_size, uint64_t v)
 static mp_generic_fn mp_generic_for(DML_TENSOR_DATA_TYPE type)
 {
     switch ((int)type) {
-#define DMLC_DTYPE(NAME, VALUE, SIZE, T) case VALUE: return mp_generic_##NAME;
+#define DMLC_DTYPE(NAME, VALUE, SIZE, T, KIND, LOWEST, COMPARE) case VALUE: return mp_generic_##NAME;
 #include "../dtypes.def"
 #undef DMLC_DTYPE
     default: return NULL;

@@ -350,8 +350,6 @@ static HRESULT validate(const char* opname, const padding_args* a, const dmlc_te
     if (a->count != in->ndim)
         return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount)",
                          a->count, in->ndim);
-    if (!a->start) return dmlc_fail(E_POINTER, opname, "StartPadding is NULL");
-    if (!a->end) return dmlc_fail(E_POINTER, opname, "EndPadding is NULL");
     if ((unsigned)a->mode > (unsigned)DML_PADDING_MODE_WRAP)
         return dmlc_fail(E_INVALIDARG, opname, "PaddingMode is %d, expected DML_PADDING_MODE_CONSTANT (0), "
                          "DML_PADDING_MODE_EDGE (1), DML_PADDING_MODE_REFLECTION (2), DML_PADDING_MODE_SYMMETRIC (3) "

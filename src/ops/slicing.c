@@ -34,9 +34,6 @@ typedef struct slicing_args {
     const UINT* sizes;
     const UINT* ustrides; /* SLICE */
     const INT* istrides;  /* SLICE1 */
-    const char* offsets_name;
-    const char* sizes_name;
-    const char* strides_name;
 } slicing_args;
 
 static slicing_args read_args(DML_OPERATOR_TYPE type, const void* desc)
@@ -50,9 +47,6 @@ static slicing_args read_args(DML_OPERATOR_TYPE type, const void* desc)
         a.sizes = d->InputWindowSizes;
         a.ustrides = NULL;
         a.istrides = d->InputWindowStrides;
-        a.offsets_name = "InputWindowOffsets";
-        a.sizes_name = "InputWindowSizes";
-        a.strides_name = "InputWindowStrides";
     } else {
         const DML_SLICE_OPERATOR_DESC* d = (const DML_SLICE_OPERATOR_DESC*)desc;
         a.ndim = d->DimensionCount;
@@ -60,9 +54,6 @@ static slicing_args read_args(DML_OPERATOR_TYPE type, const void* desc)
         a.sizes = d->Sizes;
         a.ustrides = d->Strides;
         a.istrides = NULL;
-        a.offsets_name = "Offsets";
-        a.sizes_name = "Sizes";
-        a.strides_name = "Strides";
     }
     return a;
 }
@@ -126,10 +117,6 @@ static HRESULT validate(const char* opname, const slicing_args* a, const dmlc_te
     if (a->ndim != in->ndim)
         return dmlc_fail(E_INVALIDARG, opname, "DimensionCount is %u, expected %u (InputTensor.DimensionCount)", a->ndim,
                          in->ndim);
-    if (!a->offsets) return dmlc_fail(E_POINTER, opname, "%s is NULL", a->offsets_name);
-    if (!a->sizes) return dmlc_fail(E_POINTER, opname, "%s is NULL", a->sizes_name);
-    if (!(a->v1 ? (const void*)a->istrides : (const void*)a->ustrides))
-        return dmlc_fail(E_POINTER, opname, "%s is NULL", a->strides_name);
     dmlc_shape_rank(sh, 0, in->ndim);
     for (UINT i = 0; i < a->ndim; ++i)
         if (FAILED(hr = a->v1 ? validate_axis_v1(opname, a, in, i, sh) : validate_axis_v0(opname, a, in, i, sh)))

@@ -38,7 +38,6 @@ static HRESULT validate(const char* opname, const tiling_args* a, const dmlc_ten
     if (a->count != in->ndim)
         return dmlc_fail(E_INVALIDARG, opname, "RepeatsCount is %u, expected %u (InputTensor.DimensionCount)", a->count,
                          in->ndim);
-    if (!a->repeats) return dmlc_fail(E_POINTER, opname, "Repeats is NULL");
     dmlc_shape_rank(sh, 0, in->ndim);
     for (UINT i = 0; i < in->ndim; ++i) {
         if (a->repeats[i] == 0) return dmlc_fail(E_INVALIDARG, opname, "Repeats[%u] is 0, expected at least 1", i);

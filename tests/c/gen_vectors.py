@@ -33,6 +33,9 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
+from reference import (ref_avg_pool, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
+                       ref_tile)
+
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import max_pooling as ex_mp  # noqa: E402
 from dmlc._examples import padding as ex_pad  # noqa: E402
@@ -404,6 +407,68 @@ def numpy_cases(rng):
     x = pooling_values(rng, (2, 3, 8, 20), np.float32)
     cases.append(pool_case("MAX_POOLING2 FLOAT32 3x3/2 strided (NHWC) input", "MAX_POOLING2", x, [3, 3], [2, 2],
                            [1, 1], [1, 1], indices=np.uint32, in_strides=[480, 1, 60, 3], rng=rng))
+    cases += data_movement_cases(rng)
+    return cases
+
+
+def data_movement_cases(rng):
+    """ELEMENT_WISE_IDENTITY, SLICE, SLICE1, TILE, MAX_UNPOOLING and AVERAGE_POOLING(1): the
+    strided copy and its scale and bias, windows with negative strides, repeats, scattered
+    indices, and averages over power-of-two counts (exact in every float type, so the bytes
+    are the reference's whatever the order of the sums)."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = random_values(rng, (2, 3, 5), dtype)
+        cases.append(Case(f"ELEMENT_WISE_IDENTITY {name} transposed input", "ELEMENT_WISE_IDENTITY",
+                          [input_tensor(x, [3, 1, 6], rng)], [output_tensor(x)]))  # memory order (5, 2, 3)
+        if np.dtype(dtype).kind == "f":
+            cases.append(Case(f"ELEMENT_WISE_IDENTITY {name} scale -1.5 bias 0.25", "ELEMENT_WISE_IDENTITY",
+                              [input_tensor(x)], [output_tensor(ref_scale_bias(x, -1.5, 0.25), [16, 5, 1])],
+                              scale_bias=(-1.5, 0.25)))
+        ndim = 1 + k % 4
+        shape = [4 + (j + k) % 3 for j in range(ndim)]
+        x = random_values(rng, shape, dtype)
+        offsets = [j % 2 for j in range(ndim)]
+        sizes = [n - o - (j % 2) for j, (n, o) in enumerate(zip(shape, offsets))]
+        strides = [(1, -2, 2, -1)[(j + k) % 4] for j in range(ndim)]
+        cases.append(Case(f"SLICE1 {name} {ndim}-d strides {strides}", "SLICE1", [input_tensor(x)],
+                          [output_tensor(ref_slice1(x, offsets, sizes, strides))], offsets=offsets, sizes=sizes,
+                          slice_strides=strides))
+        ustrides = [abs(s) for s in strides]
+        usizes = [1 + (n - o - 1) // s for n, o, s in zip(shape, offsets, ustrides)]
+        cases.append(Case(f"SLICE {name} {ndim}-d strides {ustrides}", "SLICE", [input_tensor(x, None)],
+                          [output_tensor(ref_slice(x, offsets, usizes, ustrides))], offsets=offsets, sizes=usizes,
+                          slice_strides=ustrides))
+        repeats = [1 + (j + k) % 3 for j in range(ndim)]
+        cases.append(Case(f"TILE {name} {ndim}-d repeats {repeats}", "TILE", [input_tensor(x)],
+                          [output_tensor(ref_tile(x, repeats))], repeats=repeats))
+        x = pooling_values(rng, (1, 2, 6, 7), dtype)
+        v, i = ref_max_pool(x, [2, 2], [2, 2], [0, 1], [0, 1], [1, 1])
+        idx = i.astype((np.uint32, np.uint64)[k % 2])
+        cases.append(Case(f"MAX_UNPOOLING {name} of a 2x2/2 max pooling's indices", "MAX_UNPOOLING",
+                          [input_tensor(v), input_tensor(idx)], [output_tensor(ref_max_unpool(v, idx, x.shape))]))
+    dup = np.array([[[5, 0, 5, 9]]], np.uint64)  # a later element wins a duplicate; past the end writes nothing
+    v = random_values(rng, (1, 1, 4), np.int16)
+    cases.append(Case("MAX_UNPOOLING INT16 duplicate and out-of-range indices", "MAX_UNPOOLING",
+                      [input_tensor(v), input_tensor(dup)], [output_tensor(ref_max_unpool(v, dup, (1, 1, 8)))]))
+    for k, dtype in enumerate((np.float32, np.float16, np.float64)):
+        x = rng.integers(-8, 9, size=(2, 3, 6, 8)).astype(dtype)
+        for w, s, a, b, d, include in (([2, 2], [2, 2], [0, 0], [0, 0], [1, 1], False),
+                                       ([2, 2], [1, 2], [1, 0], [1, 2], [1, 1], True),
+                                       ([2, 2], [2, 1], [0, 0], [0, 0], [2, 3], False)):
+            op = "AVERAGE_POOLING1" if d != [1, 1] or k == 1 else "AVERAGE_POOLING"
+            want = ref_avg_pool(x, w, s, a, b, d, include)[0].astype(dtype)
+            cases.append(Case(f"{op} {DML_TYPE[np.dtype(dtype)]} {w}/{s} pad {a},{b} dilations {d}"
+                              + (" including padding" if include else ""), op, [input_tensor(x)],
+                              [output_tensor(want)], spatial=2, window=w, strides=s, start=a, end=b, dilations=d,
+                              include_padding=include))
+        x = rng.integers(-8, 9, size=(1, 2, 4, 4, 6)).astype(dtype)
+        cases.append(Case(f"AVERAGE_POOLING1 {DML_TYPE[np.dtype(dtype)]} 3-d 2x2x2/2", "AVERAGE_POOLING1",
+                          [input_tensor(x, [192, 96, 24, 6, 1], rng)],
+                          [output_tensor(ref_avg_pool(x, [2, 2, 2], [2, 2, 2], [0] * 3, [0] * 3, [1] * 3)[0]
+                                         .astype(dtype))], spatial=3, window=[2, 2, 2], strides=[2, 2, 2],
+                          start=[0] * 3, end=[0] * 3, dilations=[1] * 3, include_padding=False))
     return cases
 
 
@@ -521,9 +586,15 @@ def emit(cases):
         for key in ("spatial",):
             if key in p:
                 fields.append(f".{key} = {p[key]}")
-        for key in ("window", "strides", "dilations", "start", "end"):
+        for key in ("window", "strides", "dilations", "start", "end", "offsets", "sizes", "slice_strides",
+                    "repeats"):
             if key in p:
                 fields.append(f".{key} = {c_uints(p[key])}")
+        if p.get("include_padding"):
+            fields.append(".include_padding = 1")
+        if "scale_bias" in p:
+            fields.append(f".scale_bias = 1, .scale = {c_float(p['scale_bias'][0])}, "
+                          f".bias = {c_float(p['scale_bias'][1])}")
         entries.append("    {" + ",\n     ".join(fields) + "},")
     lines.append("")
     lines.append("static const vec_case vec_cases[] = {")
@@ -536,7 +607,7 @@ def build():
     rng = np.random.default_rng(20240611)
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     ops = {c.op for c in cases}
-    assert len(ops) == 11, sorted(ops)  # every operator dmlc implements
+    assert len(ops) == 18, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 

@@ -42,6 +42,12 @@ typedef struct vec_case {
     UINT axis;
     UINT spatial;
     UINT window[3], strides[3], dilations[3], start[8], end[8];
+    int include_padding;     /* AVERAGE_POOLING(1) */
+    UINT offsets[8], sizes[8]; /* SLICE, SLICE1 */
+    INT slice_strides[8];
+    UINT repeats[8];         /* TILE */
+    int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
+    FLOAT scale, bias;
 } vec_case;
 
 #include "vectors.h"
@@ -94,7 +100,15 @@ typedef struct vec_descs {
         DML_MAX_POOLING_OPERATOR_DESC mp;
         DML_MAX_POOLING1_OPERATOR_DESC mp1;
         DML_MAX_POOLING2_OPERATOR_DESC mp2;
+        DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id;
+        DML_SLICE_OPERATOR_DESC slice;
+        DML_SLICE1_OPERATOR_DESC slice1;
+        DML_TILE_OPERATOR_DESC tile;
+        DML_MAX_UNPOOLING_OPERATOR_DESC unpool;
+        DML_AVERAGE_POOLING_OPERATOR_DESC ap;
+        DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
     } u;
+    DML_SCALE_BIAS scale_bias;
     DML_OPERATOR_DESC op;
 } vec_descs;
 
@@ -200,6 +214,61 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.mp2.EndPadding = c->end;
         if (c->type == DML_OPERATOR_MAX_POOLING2) d->u.mp2.Dilations = c->dilations;
         slots = 2;
+        break;
+    case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
+        d->u.id.InputTensor = in[0];
+        d->u.id.OutputTensor = out[0];
+        d->scale_bias.Scale = c->scale;
+        d->scale_bias.Bias = c->bias;
+        d->u.id.ScaleBias = c->scale_bias ? &d->scale_bias : NULL;
+        break;
+    case DML_OPERATOR_SLICE:
+        d->u.slice.InputTensor = in[0];
+        d->u.slice.OutputTensor = out[0];
+        d->u.slice.DimensionCount = c->in[0].ndim;
+        d->u.slice.Offsets = c->offsets;
+        d->u.slice.Sizes = c->sizes;
+        d->u.slice.Strides = (const UINT*)c->slice_strides; /* positive here: the same bits */
+        break;
+    case DML_OPERATOR_SLICE1:
+        d->u.slice1.InputTensor = in[0];
+        d->u.slice1.OutputTensor = out[0];
+        d->u.slice1.DimensionCount = c->in[0].ndim;
+        d->u.slice1.InputWindowOffsets = c->offsets;
+        d->u.slice1.InputWindowSizes = c->sizes;
+        d->u.slice1.InputWindowStrides = c->slice_strides;
+        break;
+    case DML_OPERATOR_TILE:
+        d->u.tile.InputTensor = in[0];
+        d->u.tile.OutputTensor = out[0];
+        d->u.tile.RepeatsCount = c->in[0].ndim;
+        d->u.tile.Repeats = c->repeats;
+        break;
+    case DML_OPERATOR_MAX_UNPOOLING:
+        d->u.unpool.InputTensor = in[0];
+        d->u.unpool.IndicesTensor = in[1];
+        d->u.unpool.OutputTensor = out[0];
+        break;
+    case DML_OPERATOR_AVERAGE_POOLING:
+        d->u.ap.InputTensor = in[0];
+        d->u.ap.OutputTensor = out[0];
+        d->u.ap.DimensionCount = c->spatial;
+        d->u.ap.Strides = c->strides;
+        d->u.ap.WindowSize = c->window;
+        d->u.ap.StartPadding = c->start;
+        d->u.ap.EndPadding = c->end;
+        d->u.ap.IncludePadding = c->include_padding;
+        break;
+    case DML_OPERATOR_AVERAGE_POOLING1:
+        d->u.ap1.InputTensor = in[0];
+        d->u.ap1.OutputTensor = out[0];
+        d->u.ap1.DimensionCount = c->spatial;
+        d->u.ap1.Strides = c->strides;
+        d->u.ap1.WindowSize = c->window;
+        d->u.ap1.StartPadding = c->start;
+        d->u.ap1.EndPadding = c->end;
+        d->u.ap1.Dilations = c->dilations;
+        d->u.ap1.IncludePadding = c->include_padding;
         break;
     default:
         break;

@@ -1,0 +1,118 @@
+"""CONTRIBUTING.md's "Adding an operator" as a test: every operator type of src/ops.def has
+each piece the steps name.  Where a piece is missing today the test names it in MISSING, and
+fails as soon as the piece appears (so the list only shrinks) or another one goes missing."""
+import glob
+import importlib
+import inspect
+import json
+import os
+import re
+
+import pytest
+
+import dmlc
+from dmlc import _core, schema
+from dmlc._examples import all_examples
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTS = os.path.join(ROOT, "tests")
+HAVE_SOURCE = os.path.exists(os.path.join(ROOT, "src", "ops.def"))
+OPERATORS = _core.OPERATORS  # (name, value, family)
+
+# Pieces missing today, by operator type: DirectML's pages give worked examples for the
+# latest version of each desc, which `dmlc examples` transcribes; the earlier versions run
+# through raw descs and models only.
+MISSING = {
+    "example": {"SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "PADDING1", "MAX_POOLING", "MAX_POOLING1", "AVERAGE_POOLING"},
+}
+
+
+def _have(piece, names):
+    """Asserts that the operators lacking `piece` are exactly MISSING's."""
+    lacking = {name for name, _, _ in OPERATORS if name not in names}
+    assert lacking == MISSING.get(piece, set()), f"{piece}: missing for {sorted(lacking)}"
+
+
+def test_schema_entry():
+    _have("schema", {op.name for op in schema.operators()})
+
+
+def test_example_in_dmlc_examples():
+    """An example counts for an operator type when its page is the type's desc page or its
+    name starts with the type ("SLICE1 example 2", "JOIN, the inverse of SPLIT ...")."""
+    covered = set()
+    for ex in all_examples():
+        for name, _, _ in OPERATORS:
+            if ex.page == f"DML_{name}_OPERATOR_DESC" or re.match(rf"{name}\b", ex.name):
+                covered.add(name)
+    _have("example", covered)
+
+
+@pytest.mark.parametrize("family", _core.FAMILIES)
+def test_bench_rows(family):
+    """Each family has its workload module in dmlc.bench, and each of its functions a
+    tiny-tensor row in dmlc/bench/small.py (the per-call cost)."""
+    module = importlib.import_module(f"dmlc.bench.{family}")
+    assert callable(module.workloads)
+    with open(os.path.join(ROOT, "dmlc", "bench", "small.py"), encoding="utf-8") as f:
+        small = f.read()
+    assert f"{family}._" in small, f"dmlc/bench/small.py has no row of {family}"
+
+
+@pytest.mark.parametrize("family", _core.FAMILIES)
+def test_python_function_with_a_stub(family):
+    """Each family's public functions are exported by dmlc, with a signature for type
+    checkers: a Cython function's in dmlc/_<family>.pyi, a Python function's inline."""
+    module = importlib.import_module(f"dmlc.{family}")
+    assert module.__all__
+    stub = os.path.join(ROOT, "dmlc", f"_{family}.pyi")
+    for name in module.__all__:
+        fn = getattr(module, name)
+        assert getattr(dmlc, name) is fn and name in dmlc.__all__
+        if inspect.isfunction(fn):  # Python: annotated where it is defined
+            assert inspect.signature(fn).return_annotation is not inspect.Signature.empty, name
+        else:
+            with open(stub, encoding="utf-8") as f:
+                assert re.search(rf"^def {name}\(", f.read(), re.M), f"{stub} has no stub of {name}"
+
+
+@pytest.mark.parametrize("name,value,family", OPERATORS)
+def test_raw_tests(name, value, family):
+    """tests/test_<family>_raw.py builds the type's desc itself."""
+    with open(os.path.join(TESTS, f"test_{family}_raw.py"), encoding="utf-8") as f:
+        text = f.read()
+    assert re.search(rf"DML_OPERATOR_{name}\b|DML_{name}_OPERATOR_DESC|\"{name}\"", text), name
+
+
+def _model_types():
+    types = set()
+    shipped = os.path.join(os.path.dirname(dmlc.__file__), "models")  # DxDispatch's own samples
+    for path in glob.glob(os.path.join(TESTS, "models", "*.json")) + glob.glob(os.path.join(shipped, "*.json")):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        types.update(t.removeprefix("DML_OPERATOR_") for t in re.findall(r'"type":\s*"(\w+)"', text))
+    return types
+
+
+def test_dxdispatch_model():
+    """A DxDispatch model of the type under tests/models/ or among DxDispatch's samples that
+    dmlc ships (dmlc/models/); test_cli.py runs them."""
+    _have("model", _model_types())
+
+
+@pytest.mark.skipif(not HAVE_SOURCE, reason="tests/c ships with the source tree only")
+def test_c_vectors():
+    """Rows in tests/c/vectors.h, so the C program (and aarch64 under qemu in CI) runs it."""
+    with open(os.path.join(TESTS, "c", "vectors.h"), encoding="utf-8") as f:
+        _have("vectors", set(re.findall(r"\.type = DML_OPERATOR_(\w+),", f.read())))
+
+
+def test_max_pooling_model_runs(tmp_path, capsys, monkeypatch):
+    """tests/models/max_pooling.json: MAX_POOLING (the first version, no indices) from JSON."""
+    from dmlc import cli
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["run", os.path.join(TESTS, "models", "max_pooling.json")]) == 0
+    out = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Resource")]
+    assert out == ["Resource 'Out': 9, 4, 9, 9"]
+    with open(os.path.join(TESTS, "models", "max_pooling.json"), encoding="utf-8") as f:
+        assert json.load(f)["dispatchables"]["pool"]["type"] == "DML_OPERATOR_MAX_POOLING"
