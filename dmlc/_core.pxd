@@ -29,6 +29,7 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_MAX_POOLING2
         DML_OPERATOR_MAX_UNPOOLING
         DML_OPERATOR_AVERAGE_POOLING1
+        DML_OPERATOR_GATHER
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -154,6 +155,12 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* IndicesTensor
         const DML_TENSOR_DESC* OutputTensor
 
+    ctypedef struct DML_GATHER_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+        UINT IndexDimensions
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
         UINT64 Offset
@@ -218,6 +225,8 @@ cdef bint input_ready(object x)
 # or a member of cls by one lookup, anything else through dmlc._enums.enum_value and its
 # messages.
 cdef int enum_arg(object value, dict table, object cls, str fname, str argname) except -1
+# axis (a Python int of any size) as 0 to nd - 1; ValueError naming fname outside -nd to nd - 1.
+cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
 # The array the core writes: out itself (or a view of its memory when out is a DLPack,

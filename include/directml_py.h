@@ -514,6 +514,16 @@ typedef struct DML_SLICE1_OPERATOR_DESC {
     const UINT* InputWindowSizes;
     const INT* InputWindowStrides;
 } DML_SLICE1_OPERATOR_DESC;
+
+/* GATHER, GATHER_ELEMENTS, GATHER_ND(1), SCATTER_ELEMENTS, SCATTER_ND, ONE_HOT,
+ * REVERSE_SUBSEQUENCES: indexing.  Index tensors are INT32, INT64, UINT32 or UINT64. */
+typedef struct DML_GATHER_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+    UINT IndexDimensions;
+} DML_GATHER_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -669,6 +679,7 @@ DMLC_STATIC_ASSERT(tile_fields, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == DML
 DMLC_STATIC_ASSERT(average_pooling_fields, offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(average_pooling1_fields, offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, Dilations) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, IndicesTensor) == DMLC_PTR && offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, OutputTensor) == 2 * DMLC_PTR && sizeof(DML_MAX_UNPOOLING_OPERATOR_DESC) == 3 * DMLC_PTR);
+DMLC_STATIC_ASSERT(gather_fields, offsetof(DML_GATHER_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
 #endif /* DIRECTML_H */
 
 #endif /* DIRECTML_PY_H */

@@ -13,6 +13,7 @@ __all__ = ["MODES", "NP_MODE", "crd_depth_to_space", "crd_space_to_depth", "dcr_
            "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index",
            "ref_scale_bias", "ref_slice", "ref_slice1", "ref_tile", "window_indices"]
 __all__ += ["avg_pool_loop", "ref_avg_pool", "ref_max_unpool", "unpool_loop"]
+__all__ += ["ref_gather"]
 
 
 # ---- DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1) --------------------------------------------------
@@ -353,3 +354,16 @@ def avg_pool_loop(x, window, strides, start, end, dilations, include_padding=Fal
         divisor = positions if include_padding else count
         out[pos] = total / divisor if divisor else np.nan
     return out
+
+
+# ---- GATHER -----------------------------------------------------------------------------------
+
+def ref_gather(x, indices, axis):
+    """dmlc.gather's rule: np.take with a negative index counted from the end (+ n) and any
+    index still outside [0, n) clamped into it (unsigned values are never negative)."""
+    n = x.shape[axis]
+    i = np.asarray(indices)
+    if i.dtype.kind == "u":
+        i = np.minimum(i.astype(np.uint64), n - 1).astype(np.int64)
+    i = i.astype(np.int64)
+    return np.take(x, np.clip(np.where(i < 0, i + n, i), 0, n - 1), axis)

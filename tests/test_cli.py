@@ -337,6 +337,14 @@ def test_max_unpooling_binds_values_and_indices(tmp_path, capsys, monkeypatch):
     assert lines == ["Resource 'Out': 0, 8, 0, 0, 0, 0, 9, 0, 7, 0, 0, 11, 0, 0, 0, 0"]
 
 
+def test_gather_model_reads_signed_indices(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "gather.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["rows"]
+    # Rows 2, 0, -1 (the last) and 7 (past the end: clamped to the last) of a 3x2 table.
+    assert lines == ["Resource 'Out': 5, 6, 1, 2, 5, 6, 5, 6"]
+
+
 def test_average_pooling_include_padding_is_a_json_bool(tmp_path, capsys, monkeypatch):
     status, lines, dispatched, err = run_model(os.path.join(MODELS, "average_pooling.json"), capsys, monkeypatch,
                                                tmp_path)

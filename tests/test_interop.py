@@ -73,6 +73,9 @@ def floats(dtype):
 UNPOOL_SHAPE = (2, 3, 4, 6)
 UNPOOL_INDICES = dmlc.max_pool(data(UNPOOL_SHAPE, np.float32, 9), 2, return_indices=True, indices_dtype="uint64")[1]
 
+# gather's indices: negative and out-of-range ones included.
+GATHER_INDICES = np.array([[4, -1], [0, 7]], np.int64)
+
 # name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
 # each call's result is one array or a list of them.  Every public function, every array
 # argument (out= in the tests of out=).
@@ -95,6 +98,8 @@ CALLS = {
     "tile": (lambda d: {"x": data((2, 3), d)}, lambda a, **kw: dmlc.tile(a["x"], [2, 3], **kw)),
     "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
+    "gather": (lambda d: {"x": data((4, 5, 3), d), "indices": GATHER_INDICES},
+               lambda a, **kw: dmlc.gather(a["x"], a["indices"], 1, **kw)),
 }
 # (function, argument) for every array argument of every public function.
 ARGUMENTS = [(name, arg) for name, (inputs, _) in CALLS.items() for arg in inputs(np.float32)]
@@ -319,10 +324,11 @@ def test_torch_unsupported_dtypes(name, arg, dtype, shown):
     import torch
     args, call, _ = reference(name)
     t = torch.zeros(args[arg].shape, dtype=getattr(torch, dtype))
-    # indices that NumPy holds (bool, complex) get max_unpool's own message: uint32 or uint64.
+    # indices that NumPy holds (bool, complex) get the function's own message: uint32 or
+    # uint64 (max_unpool), an integer dtype (the gathers).
+    own = "expected uint32 or uint64" if name == "max_unpool" else "expected an integer dtype"
     want = f"{arg} has dtype {shown}, " + (
-        "expected uint32 or uint64" if arg == "indices" and dtype != "bfloat16" else
-        f"which dmlc does not support {SUPPORTED}")
+        own if arg == "indices" and dtype != "bfloat16" else f"which dmlc does not support {SUPPORTED}")
     with pytest.raises(TypeError, match=re.escape(want)):
         call(with_arg(args, arg, t))
 

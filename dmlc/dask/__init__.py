@@ -23,6 +23,7 @@ for every output block.
 """
 import builtins  # this module's slice is dmlc.slice's Dask version; Python's is builtins.slice
 import functools
+import itertools
 import math
 import operator
 
@@ -40,7 +41,7 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
-           "tile", "from_npy", "to_npy"]
+           "tile", "gather", "from_npy", "to_npy"]
 
 
 def __dir__():
@@ -969,3 +970,111 @@ def tile(x, repeats):
 
     name = f"dmlc-tile-{tokenize(x, reps, out_chunks)}"
     return new_array(region_layers(x, name, out_chunks, plan, _tile_block), [x], name, out_chunks, x.dtype)
+
+
+# ---------------------------------------------------------------------------------------
+# gather
+
+def _gather_piece(block, local, axis):
+    """The positions of one output block that fall in one input chunk of the axis: a 1-d
+    gather of that chunk's block with the indices made local to it."""
+    return dmlc.gather(block, local, axis)
+
+
+def _gather_block(axis, pre_post, index_shape, dtype, positions, *pieces):
+    """Output block of gather: x's block sizes before and after the axis (pre_post), the
+    indices' shape in between.  Piece k is the gather of one input chunk of the axis at the
+    flattened index positions positions[k]; together they cover every position once."""
+    pre, post = pre_post
+    count = math.prod(index_shape)
+    if len(pieces) == 1 and positions[0] is None:  # one chunk holds every index, in order
+        return pieces[0].reshape(pre + index_shape + post)
+    out = np.empty(pre + (count,) + post, dtype)
+    lead = (builtins.slice(None),) * axis
+    for where, piece in zip(positions, pieces):
+        out[lead + (where,)] = piece
+    return out.reshape(pre + index_shape + post)
+
+
+def gather(x, indices, axis):
+    """:func:`dmlc.gather` on a Dask array: slices of x along ``axis`` picked by indices
+    (DirectML GATHER).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    indices : array_like of int
+        An in-memory integer array (NumPy, a list): its values decide which chunks each
+        output block reads, so a Dask array is a TypeError (its chunks would depend on data).
+        Negative and out-of-range values as in memory: a negative index counts from the end,
+        and one still outside the axis is clamped into its first or last chunk.
+    axis : int
+        As :func:`dmlc.gather`.
+
+    Returns
+    -------
+    dask.array.Array, shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``
+
+    Notes
+    -----
+    Chunks: the axes of x other than ``axis`` keep their chunks; the axes that come from
+    ``indices`` are one chunk each.  ``axis`` may be chunked and is never rechunked: each
+    output block takes from every input chunk of the axis the indices that fall in it (one
+    gather per chunk, with indices made local to the chunk) and places them; a chunk that
+    holds none of the indices is not read.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "gather"
+    if isinstance(indices, da.Array):
+        raise TypeError(f"{fname}: indices must be an in-memory array (NumPy, a list), not a Dask array: the chunks "
+                        f"each output block reads depend on its values")
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    _check_arguments(dmlc.gather, _stand_in(x), indices, axis)
+    idx = np.asarray(indices)
+    if idx.size == 0 and not isinstance(indices, np.ndarray):
+        idx = idx.astype(np.int64)
+    nd = x.ndim
+    ax = _normalize_axis(axis, nd)
+    n = x.shape[ax]
+    out_shape = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
+    out_chunks = tuple(x.chunks[:ax]) + tuple((s,) for s in idx.shape) + tuple(x.chunks[ax + 1:])
+    if math.prod(out_shape) == 0:
+        return da.empty(out_shape, dtype=x.dtype, chunks=out_chunks)
+    if n == 0:
+        dmlc.gather(_stand_in(x), idx, ax)  # raises the in-memory error: nothing to gather from
+    _check_sizes(x.shape, out_shape)
+    # The element each index reads, as the in-memory rule: + n below 0, then clamped.
+    flat = idx.reshape(-1)
+    if flat.dtype.kind == "u":
+        eff = np.minimum(flat, np.uint64(n - 1) if flat.dtype.itemsize == 8 else n - 1).astype(np.int64)
+    else:
+        eff = flat.astype(np.int64)
+        eff = np.clip(np.where(eff < 0, eff + n, eff), 0, n - 1)
+    bounds = bounds_of(x.chunks[ax])
+    chunk_of = np.searchsorted(np.asarray(bounds[1:]), eff, side="right")
+    touched = [(c, np.flatnonzero(chunk_of == c)) for c in range(len(x.chunks[ax]))]
+    touched = [(c, where) for c, where in touched if where.size]
+    in_order = len(touched) == 1
+    token = tokenize(x, flat, ax)
+    name, pname = f"dmlc-gather-{token}", f"dmlc-gather-piece-{token}"
+    pieces, blocks = {}, {}
+    q = idx.ndim
+    outer = [range(len(c)) for c in x.chunks[:ax]] + [range(len(c)) for c in x.chunks[ax + 1:]]
+    for index in itertools.product(*outer):
+        pre, post = index[:ax], index[ax:]
+        keys = []
+        for c, where in touched:
+            local = eff[where] - bounds[c]
+            key = (pname, c) + index
+            pieces[key] = (_gather_piece, (x.name,) + pre + (c,) + post, local, ax)
+            keys.append(key)
+        pre_post = (tuple(x.chunks[a][i] for a, i in enumerate(pre)),
+                    tuple(x.chunks[ax + 1 + a][i] for a, i in enumerate(post)))
+        positions = [None] if in_order else [where for _, where in touched]
+        blocks[(name,) + pre + (0,) * q + post] = (_gather_block, ax, pre_post, idx.shape, x.dtype, positions) + \
+            tuple(keys)
+    layers = {pname: (pieces, []), name: (blocks, [pname])}
+    return new_array(layers, [x], name, out_chunks, x.dtype)

@@ -33,10 +33,11 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (ref_avg_pool, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
+from reference import (ref_avg_pool, ref_gather, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
                        ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
+from dmlc._examples import gather as ex_gather  # noqa: E402
 from dmlc._examples import max_pooling as ex_mp  # noqa: E402
 from dmlc._examples import padding as ex_pad  # noqa: E402
 from dmlc._examples import split_join as ex_sj  # noqa: E402
@@ -472,6 +473,41 @@ def data_movement_cases(rng):
     return cases
 
 
+def indexing_cases(rng):
+    """GATHER: the page's worked examples, then every data type with each of the four index
+    types, negative and out-of-range (clamped) indices, a strided input, and an index
+    dimension count of 0 and of 2."""
+    cases = []
+    for k, ex in enumerate(ex_gather.EXAMPLES):
+        x, idx = ex.inputs["InputTensor"], ex.inputs["IndicesTensor"]
+        axis = ex.params["Axis"]
+        want = ex.expected["OutputTensor"]
+        cases.append(Case(f"page GATHER example {k + 1}", "GATHER", [input_tensor(x), input_tensor(idx)],
+                          [output_tensor(want)], axis=axis, index_dimensions=1))
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        idx_dtype = (np.int32, np.int64, np.uint32, np.uint64)[k % 4]
+        x = random_values(rng, (4, 5, 3), dtype)
+        axis = k % 3
+        n = x.shape[axis]
+        lo = -n - 2 if np.dtype(idx_dtype).kind == "i" else 0
+        idx = rng.integers(lo, n + 2, (1, 1, 6)).astype(idx_dtype)
+        want = ref_gather(x, idx[0, 0], axis)
+        cases.append(Case(f"GATHER {name} {DML_TYPE[np.dtype(idx_dtype)]} indices, Axis {axis}, clamped", "GATHER",
+                          [input_tensor(x, [1, 12, 4], rng), input_tensor(idx)], [output_tensor(want)], axis=axis,
+                          index_dimensions=1))
+    x = random_values(rng, (1, 6, 4), np.float32)
+    idx = rng.integers(-6, 6, (1, 2, 3)).astype(np.int64)
+    cases.append(Case("GATHER FLOAT32 IndexDimensions 2 (the leading 1 dropped)", "GATHER",
+                      [input_tensor(x), input_tensor(idx)], [output_tensor(ref_gather(x, idx[0], 1)[0])], axis=1,
+                      index_dimensions=2))
+    idx = np.array([[[-2]]], np.int32)
+    cases.append(Case("GATHER FLOAT32 IndexDimensions 0 (one index, a leading 1)", "GATHER",
+                      [input_tensor(x), input_tensor(idx)], [output_tensor(ref_gather(x, -2, 2)[None])], axis=2,
+                      index_dimensions=0))
+    return cases
+
+
 def large_cases():
     """Inputs generated from a seed in vectors.c; large enough to be split across threads,
     and the two padding/join cases to take the streaming stores on x86."""
@@ -583,6 +619,8 @@ def emit(cases):
             fields.append(f".scalar_bits = 0x{p['scalar_bits']:x}u")
         if "axis" in p:
             fields.append(f".axis = {p['axis']}")
+        if "index_dimensions" in p:
+            fields.append(f".index_dimensions = {p['index_dimensions']}")
         for key in ("spatial",):
             if key in p:
                 fields.append(f".{key} = {p[key]}")
@@ -606,8 +644,9 @@ def emit(cases):
 def build():
     rng = np.random.default_rng(20240611)
     cases = worked_examples() + numpy_cases(rng) + large_cases()
+    cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     ops = {c.op for c in cases}
-    assert len(ops) == 18, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    assert len(ops) == 19, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 

@@ -46,6 +46,7 @@ typedef struct vec_case {
     UINT offsets[8], sizes[8]; /* SLICE, SLICE1 */
     INT slice_strides[8];
     UINT repeats[8];         /* TILE */
+    UINT index_dimensions;   /* GATHER */
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
     FLOAT scale, bias;
 } vec_case;
@@ -107,6 +108,7 @@ typedef struct vec_descs {
         DML_MAX_UNPOOLING_OPERATOR_DESC unpool;
         DML_AVERAGE_POOLING_OPERATOR_DESC ap;
         DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
+        DML_GATHER_OPERATOR_DESC gather;
     } u;
     DML_SCALE_BIAS scale_bias;
     DML_OPERATOR_DESC op;
@@ -248,6 +250,13 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.unpool.InputTensor = in[0];
         d->u.unpool.IndicesTensor = in[1];
         d->u.unpool.OutputTensor = out[0];
+        break;
+    case DML_OPERATOR_GATHER:
+        d->u.gather.InputTensor = in[0];
+        d->u.gather.IndicesTensor = in[1];
+        d->u.gather.OutputTensor = out[0];
+        d->u.gather.Axis = c->axis;
+        d->u.gather.IndexDimensions = c->index_dimensions;
         break;
     case DML_OPERATOR_AVERAGE_POOLING:
         d->u.ap.InputTensor = in[0];
