@@ -161,6 +161,29 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* OutputTensor
         UINT Axis
         UINT IndexDimensions
+    # RESAMPLE2, UPSAMPLE_2D
+    const DML_OPERATOR_TYPE DML_OPERATOR_RESAMPLE2
+    const DML_OPERATOR_TYPE DML_OPERATOR_UPSAMPLE_2D
+    ctypedef int DML_INTERPOLATION_MODE
+    ctypedef int DML_AXIS_DIRECTION
+    ctypedef struct DML_SIZE_2D:
+        UINT Width
+        UINT Height
+    ctypedef struct DML_UPSAMPLE_2D_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_SIZE_2D ScaleSize
+        DML_INTERPOLATION_MODE InterpolationMode
+    ctypedef struct DML_RESAMPLE2_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_INTERPOLATION_MODE InterpolationMode
+        DML_AXIS_DIRECTION RoundingDirection
+        UINT DimensionCount
+        const FLOAT* Scales
+        const FLOAT* InputPixelOffsets
+        const FLOAT* OutputPixelOffsets
+
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
         UINT64 Offset

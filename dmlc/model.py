@@ -244,6 +244,12 @@ def _uint32_list(value, path):
     return [_uint32(v, _index(path, i)) for i, v in enumerate(value)]
 
 
+def _float_list(value, path):
+    if not isinstance(value, list):
+        raise ModelError(path, f"expected an array of numbers, got {_show(value)}")
+    return [_float(v, _index(path, i)) for i, v in enumerate(value)]
+
+
 def _int32_list(value, path):
     """A `const INT*` field (SLICE1's InputWindowStrides), as DxDispatch's ParseInt32Array."""
     if not isinstance(value, list):
@@ -704,6 +710,15 @@ class _Builder:
         # An empty array is NULL, as DxDispatch's AsPointer makes it.
         return self.new(f"{ctype}[]", values) if values else ffi.NULL
 
+    def struct_value(self, value, ctype, path):
+        """A struct of UINT fields by value (DML_SIZE_2D) from a JSON object naming each."""
+        obj = _object(value, path)
+        names = [n for n, _ in ctype.fields]
+        for k in obj:
+            if k not in names:
+                raise ModelError(_key(path, k), f"{ctype.cname} has no field {k!r} (its fields: {', '.join(names)})")
+        return {n: _uint32(_get(obj, n, path), _key(path, n)) for n in names}
+
     def struct_pointer(self, value, ctype, path):
         """An optional pointer to a struct of scalars (DML_SCALE_BIAS): NULL when the field is
         absent or null, else an object with every field of the struct, as DxDispatch reads
@@ -834,6 +849,13 @@ class _Builder:
                 values = _int32_list(_get(desc, fname, dpath), fpath)
                 init[fname] = self.uints(values, "INT")
                 arrays[fname] = len(values)
+            elif ftype.kind == "pointer" and ftype.item.cname == "float":
+                values = _float_list(_get(desc, fname, dpath), fpath)
+                init[fname] = self.new("FLOAT[]", values) if values else ffi.NULL
+                arrays[fname] = len(values)
+            elif ftype.kind == "struct":
+                # A struct by value (DML_SIZE_2D): an object with its fields ({"Width", "Height"}).
+                init[fname] = self.struct_value(_get(desc, fname, dpath), ftype, fpath)
             elif ftype.kind == "pointer" and ftype.item.kind == "struct":
                 # DirectML's struct pointers besides tensors are optional (_Maybenull_).
                 init[fname] = self.struct_pointer(desc.get(fname), ftype.item, fpath)
@@ -863,10 +885,12 @@ class _Builder:
                 init[fname] = length
                 if fname in desc and _uint32(desc[fname], fpath) != length:
                     raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} tensor descs")
-            elif fname.endswith("Count") and fname[:-len("Count")] in arrays:
-                # The length of the array it names (TILE's RepeatsCount of Repeats): the core
-                # reads that many values, so another number is refused; absent, it is derived.
+            elif fname.endswith("Count") and (fname[:-len("Count")] in arrays or fname[:-len("Count")] + "s" in arrays):
+                # The length of the array it names (TILE's RepeatsCount of Repeats, RESAMPLE's
+                # ScaleCount of Scales): the core reads that many values, so another number is
+                # refused; absent, it is derived.
                 array_name = fname[:-len("Count")]
+                array_name = array_name if array_name in arrays else array_name + "s"
                 length = arrays[array_name]
                 if fname in desc and _uint32(desc[fname], fpath) != length:
                     raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} values")

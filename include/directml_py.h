@@ -524,6 +524,57 @@ typedef struct DML_GATHER_OPERATOR_DESC {
     UINT Axis;
     UINT IndexDimensions;
 } DML_GATHER_OPERATOR_DESC;
+/* Resampling (RESAMPLE, RESAMPLE1, RESAMPLE2, UPSAMPLE_2D).  DML_SIZE_2D is Width first. */
+typedef enum DML_INTERPOLATION_MODE {
+    DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR = 0,
+    DML_INTERPOLATION_MODE_LINEAR = 1
+} DML_INTERPOLATION_MODE;
+
+typedef enum DML_AXIS_DIRECTION {
+    DML_AXIS_DIRECTION_INCREASING = 0,
+    DML_AXIS_DIRECTION_DECREASING = 1
+} DML_AXIS_DIRECTION;
+
+typedef struct DML_SIZE_2D {
+    UINT Width;
+    UINT Height;
+} DML_SIZE_2D;
+
+typedef struct DML_UPSAMPLE_2D_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_SIZE_2D ScaleSize;
+    DML_INTERPOLATION_MODE InterpolationMode;
+} DML_UPSAMPLE_2D_OPERATOR_DESC;
+
+typedef struct DML_RESAMPLE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    UINT ScaleCount;
+    const FLOAT* Scales;
+} DML_RESAMPLE_OPERATOR_DESC;
+
+typedef struct DML_RESAMPLE1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    UINT DimensionCount;
+    const FLOAT* Scales;
+    const FLOAT* InputPixelOffsets;
+    const FLOAT* OutputPixelOffsets;
+} DML_RESAMPLE1_OPERATOR_DESC;
+
+typedef struct DML_RESAMPLE2_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    DML_AXIS_DIRECTION RoundingDirection;
+    UINT DimensionCount;
+    const FLOAT* Scales;
+    const FLOAT* InputPixelOffsets;
+    const FLOAT* OutputPixelOffsets;
+} DML_RESAMPLE2_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */

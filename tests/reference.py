@@ -367,3 +367,40 @@ def ref_gather(x, indices, axis):
         i = np.minimum(i.astype(np.uint64), n - 1).astype(np.int64)
     i = i.astype(np.int64)
     return np.take(x, np.clip(np.where(i < 0, i + n, i), 0, n - 1), axis)
+def resample_taps(n, m, scale, in_off, out_off, mode, rounding=None):
+    """Per output index of an axis (input size n, output size m): (i0, i1, w) of the
+    resampling rule, x = ((o - out_off) / scale) - in_off in double.  mode "nearest" with
+    rounding None (floor(x + 0.5)), "increasing" (ceil) or "decreasing" (floor): w is 0."""
+    o = np.arange(m, dtype=np.float64)
+    # The desc's FLOAT fields: float32 values, widened to double.
+    scale, in_off, out_off = (np.float64(np.float32(v)) for v in (scale, in_off, out_off))
+    x = ((o - out_off) / scale) - in_off
+    if mode == "nearest":
+        i = {None: np.floor(x + 0.5), "increasing": np.ceil(x), "decreasing": np.floor(x)}[rounding]
+        i = np.clip(i, 0, n - 1).astype(np.int64)
+        return i, i, np.zeros(m)
+    x = np.clip(x, 0, n - 1)
+    i0 = np.floor(x)
+    return i0.astype(np.int64), np.minimum(i0 + 1, n - 1).astype(np.int64), x - i0
+
+
+def ref_resample(x, out_shape, scales, in_offs, out_offs, mode, rounding=None):
+    """RESAMPLE2's rule in NumPy: nearest a gather (bit for bit); linear separable axis by
+    axis in float64 (the exact multilinear sum, up to float64 rounding), weight-0 corners
+    left out; float results rounded to x's dtype, int8/uint8 to nearest even."""
+    if mode == "nearest":
+        idx = [resample_taps(n, m, s, i, o, mode, rounding)[0]
+               for n, m, s, i, o in zip(x.shape, out_shape, scales, in_offs, out_offs)]
+        return x[np.ix_(*idx)]
+    y = x.astype(np.float64)
+    for d, (n, m, s, i, o) in enumerate(zip(x.shape, out_shape, scales, in_offs, out_offs)):
+        i0, i1, w = resample_taps(n, m, s, i, o, mode)
+        shape = [1] * y.ndim
+        shape[d] = m
+        w = w.reshape(shape)
+        a, b = np.take(y, i0, axis=d), np.take(y, i1, axis=d)
+        with np.errstate(invalid="ignore"):
+            y = np.where(w == 0, a, (1 - w) * a + w * b)
+    if x.dtype.kind in "iu":
+        return np.rint(y).astype(x.dtype)
+    return y.astype(x.dtype)

@@ -804,3 +804,52 @@ def test_closed_pipe_ends_quietly(tmp_path, args):
     finally:
         os.close(write_end)
     assert (r.returncode, r.stderr) == (128 + signal.SIGPIPE, "")
+
+
+# ---- Resampling ---------------------------------------------------------------------------
+
+def test_dxdispatch_upsample_2d_sample_prints_what_dxdispatch_prints(tmp_path):
+    r = dmlc_process("run", "dml_upsample_2d.json", cwd=tmp_path)  # Microsoft's model, unchanged
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert DISPATCH_LINE.match(lines[0]).group(1) == "upsample"
+    # [[1, 2], [3, 4]] by 2 x 2, pixel-centre bilinear with clamped edges.
+    assert lines[1:] == ["Resource 'output': 1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, "
+                         "3.75, 4"]
+
+
+def test_resample_models(tmp_path, capsys, monkeypatch):
+    status, lines, _, err = run_model(os.path.join(MODELS, "resample.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert lines == ["Resource 'Out': 2, 15"]  # FLOAT array Scales, ScaleCount derived
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "resample1_resample2.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["r1", "r2"]
+    assert lines == ["Resource 'Out1': 10, 20, 20, 30, 30, 40, 40, 40", "Resource 'Out2': 10, 10, 20, 20, 30, 30, 40, 40"]
+
+
+def test_malformed_resample_models():
+    from dmlc.model import Model, ModelError
+    doc = parse_model_file("resample.json")
+    doc["dispatchables"]["resample"]["desc"]["ScaleCount"] = 3
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == "dispatchables.resample.desc.ScaleCount: is 3, but Scales has 2 values"
+    doc = parse_model_file("resample.json")
+    doc["dispatchables"]["resample"]["desc"]["Scales"] = [1, "x"]
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == ('dispatchables.resample.desc.Scales[1]: expected a number or "nan", "inf", "-inf", '
+                            'got "x"')
+    with open(os.path.join(os.path.dirname(dmlc.__file__), "models", "dml_upsample_2d.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["dispatchables"]["upsample"]["desc"]["ScaleSize"] = {"Width": 2, "Depth": 2}
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == ("dispatchables.upsample.desc.ScaleSize.Depth: DML_SIZE_2D has no field 'Depth' "
+                            "(its fields: Width, Height)")
+    doc["dispatchables"]["upsample"]["desc"]["ScaleSize"] = {"Width": 2}
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value).startswith("dispatchables.upsample.desc.ScaleSize")

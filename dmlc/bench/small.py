@@ -6,7 +6,7 @@ import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (average_pooling, depth_space, element_wise_identity, gather, max_pooling, max_unpooling,
-                        padding, slicing, split_join, tiling)
+                        padding, resample, slicing, split_join, tiling)
 
 
 def _small(w):
@@ -31,4 +31,5 @@ def workloads(quick):
         max_unpooling._workload(f32, (1, 8, 16, 16), torch, ort),
         average_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, torch, ort),
         gather._workload("gather", f32, (64, 16), (8,), 0, torch, ort),
+        resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
     ]]

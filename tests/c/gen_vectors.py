@@ -33,8 +33,8 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (ref_avg_pool, ref_gather, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
-                       ref_tile)
+from reference import (ref_avg_pool, ref_gather, ref_max_unpool, ref_resample, ref_scale_bias, ref_slice,  # noqa: E402
+                       ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -409,6 +409,49 @@ def numpy_cases(rng):
     cases.append(pool_case("MAX_POOLING2 FLOAT32 3x3/2 strided (NHWC) input", "MAX_POOLING2", x, [3, 3], [2, 2],
                            [1, 1], [1, 1], indices=np.uint32, in_strides=[480, 1, 60, 3], rng=rng))
     cases += data_movement_cases(rng)
+    cases += resample_cases(rng)
+    return cases
+
+
+def resample_cases(rng):
+    """RESAMPLE, RESAMPLE1, RESAMPLE2 and UPSAMPLE_2D: nearest for every type (a gather, bit
+    for bit), linear for the five linear types on small integers at Scale 2 (weights 1/4
+    and 3/4: every sum exact in every type, so the bytes are the reference's)."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = random_values(rng, (2, 3, 5), dtype)
+        size, scales = (2, 5, 3), [1.0, 1.5, 0.5]
+        want = ref_resample(x, size, scales, [0.5] * 3, [-0.5] * 3, "nearest")
+        cases.append(Case(f"RESAMPLE {name} nearest", "RESAMPLE", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=0, scales=scales))
+        ins, outs = [0.25, 0.0, 1.0], [0.0, 0.5, -0.5]
+        want = ref_resample(x, size, scales, ins, outs, "nearest")
+        cases.append(Case(f"RESAMPLE1 {name} nearest offsets", "RESAMPLE1", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=0, scales=scales, in_offsets=ins, out_offsets=outs))
+        rounding = ("increasing", "decreasing")[k % 2]
+        want = ref_resample(x, size, scales, ins, outs, "nearest", rounding)
+        cases.append(Case(f"RESAMPLE2 {name} nearest {rounding}", "RESAMPLE2", [input_tensor(x, [1, 2, 6], rng)],
+                          [output_tensor(want)], interpolation=0, rounding=k % 2, scales=scales, in_offsets=ins,
+                          out_offsets=outs))
+        x4 = random_values(rng, (1, 2, 2, 3), dtype)
+        cases.append(Case(f"UPSAMPLE_2D {name} nearest 3x2", "UPSAMPLE_2D", [input_tensor(x4)],
+                          [output_tensor(x4.repeat(3, axis=2).repeat(2, axis=3))], interpolation=0, scale_h=3,
+                          scale_w=2))
+        if np.dtype(dtype) not in (np.float16, np.float32, np.float64, np.int8, np.uint8):
+            continue
+        x = rng.integers(-8, 9, size=(2, 3, 4)).astype(dtype) if np.dtype(dtype).kind != "u" else \
+            rng.integers(0, 17, size=(2, 3, 4)).astype(dtype)
+        size, scales = (2, 6, 8), [1.0, 2.0, 2.0]
+        want = ref_resample(x, size, scales, [0.5] * 3, [-0.5] * 3, "linear")
+        cases.append(Case(f"RESAMPLE {name} linear x2", "RESAMPLE", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=1, scales=scales))
+        cases.append(Case(f"RESAMPLE2 {name} linear x2", "RESAMPLE2", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=1, rounding=1, scales=scales, in_offsets=[0.5] * 3, out_offsets=[-0.5] * 3))
+        x4 = x.reshape(1, 2, 3, 4)
+        want = ref_resample(x4, (1, 2, 6, 8), [1, 1, 2, 2], [0.5] * 4, [-0.5] * 4, "linear")
+        cases.append(Case(f"UPSAMPLE_2D {name} linear 2x2", "UPSAMPLE_2D", [input_tensor(x4)], [output_tensor(want)],
+                          interpolation=1, scale_h=2, scale_w=2))
     return cases
 
 
@@ -628,6 +671,12 @@ def emit(cases):
                     "repeats"):
             if key in p:
                 fields.append(f".{key} = {c_uints(p[key])}")
+        for key in ("interpolation", "rounding", "scale_h", "scale_w"):
+            if key in p:
+                fields.append(f".{key} = {p[key]}")
+        for key in ("scales", "in_offsets", "out_offsets"):
+            if key in p:
+                fields.append(f".{key} = {{" + ", ".join(c_float(v) for v in p[key]) + "}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
         if "scale_bias" in p:
@@ -646,7 +695,7 @@ def build():
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     ops = {c.op for c in cases}
-    assert len(ops) == 19, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    assert len(ops) == 23, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 

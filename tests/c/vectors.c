@@ -47,6 +47,10 @@ typedef struct vec_case {
     INT slice_strides[8];
     UINT repeats[8];         /* TILE */
     UINT index_dimensions;   /* GATHER */
+    UINT interpolation;      /* RESAMPLE*, UPSAMPLE_2D: DML_INTERPOLATION_MODE */
+    UINT rounding;           /* RESAMPLE2: DML_AXIS_DIRECTION */
+    FLOAT scales[8], in_offsets[8], out_offsets[8];
+    UINT scale_h, scale_w;   /* UPSAMPLE_2D */
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
     FLOAT scale, bias;
 } vec_case;
@@ -105,6 +109,10 @@ typedef struct vec_descs {
         DML_SLICE_OPERATOR_DESC slice;
         DML_SLICE1_OPERATOR_DESC slice1;
         DML_TILE_OPERATOR_DESC tile;
+        DML_UPSAMPLE_2D_OPERATOR_DESC up;
+        DML_RESAMPLE_OPERATOR_DESC rs;
+        DML_RESAMPLE1_OPERATOR_DESC rs1;
+        DML_RESAMPLE2_OPERATOR_DESC rs2;
         DML_MAX_UNPOOLING_OPERATOR_DESC unpool;
         DML_AVERAGE_POOLING_OPERATOR_DESC ap;
         DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
@@ -245,6 +253,39 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.tile.OutputTensor = out[0];
         d->u.tile.RepeatsCount = c->in[0].ndim;
         d->u.tile.Repeats = c->repeats;
+        break;
+    case DML_OPERATOR_UPSAMPLE_2D:
+        d->u.up.InputTensor = in[0];
+        d->u.up.OutputTensor = out[0];
+        d->u.up.ScaleSize.Width = c->scale_w;
+        d->u.up.ScaleSize.Height = c->scale_h;
+        d->u.up.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        break;
+    case DML_OPERATOR_RESAMPLE:
+        d->u.rs.InputTensor = in[0];
+        d->u.rs.OutputTensor = out[0];
+        d->u.rs.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.rs.ScaleCount = c->in[0].ndim;
+        d->u.rs.Scales = c->scales;
+        break;
+    case DML_OPERATOR_RESAMPLE1:
+        d->u.rs1.InputTensor = in[0];
+        d->u.rs1.OutputTensor = out[0];
+        d->u.rs1.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.rs1.DimensionCount = c->in[0].ndim;
+        d->u.rs1.Scales = c->scales;
+        d->u.rs1.InputPixelOffsets = c->in_offsets;
+        d->u.rs1.OutputPixelOffsets = c->out_offsets;
+        break;
+    case DML_OPERATOR_RESAMPLE2:
+        d->u.rs2.InputTensor = in[0];
+        d->u.rs2.OutputTensor = out[0];
+        d->u.rs2.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.rs2.RoundingDirection = (DML_AXIS_DIRECTION)c->rounding;
+        d->u.rs2.DimensionCount = c->in[0].ndim;
+        d->u.rs2.Scales = c->scales;
+        d->u.rs2.InputPixelOffsets = c->in_offsets;
+        d->u.rs2.OutputPixelOffsets = c->out_offsets;
         break;
     case DML_OPERATOR_MAX_UNPOOLING:
         d->u.unpool.InputTensor = in[0];
