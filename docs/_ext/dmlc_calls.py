@@ -115,6 +115,30 @@ CASES = {
         python="dmlc.avg_pool(x, 2, strides=2, dilations=2, start_padding=1, include_padding=True)",
         fields={"DimensionCount": 1, "Strides": [2], "WindowSize": [2], "StartPadding": [1], "EndPadding": [0],
                 "Dilations": [2], "IncludePadding": True}),
+    "GATHER": dict(
+        arrays={"x": _f32("[10, 20, 30, 40, 50]"), "i": "np.array([4, 0, -1, 7], np.int64)"},
+        python="dmlc.gather(x, i, axis=0)",
+        fields={"Axis": 0, "IndexDimensions": 1}),
+    "UPSAMPLE_2D": dict(
+        arrays={"x": _f32("[[[[1, 2], [3, 4]]]]")},
+        python='dmlc.upsample_2d(x, 2, mode="linear")',
+        fields={"ScaleSize": {"Width": 2, "Height": 2}, "InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR"}),
+    "RESAMPLE": dict(
+        arrays={"x": _f32("[[1, 2], [3, 4]]")},
+        python='dmlc.resample(x, scales=[2, 2], nearest_rounding="round_prefer_ceil")',
+        fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR", "ScaleCount": 2,
+                "Scales": [2.0, 2.0]}),
+    "RESAMPLE1": dict(
+        arrays={"x": _f32("[0, 10, 20]")},
+        python='dmlc.resample(x, scales=[2], mode="linear", coordinate_transformation="asymmetric")',
+        fields={"InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR", "DimensionCount": 1, "Scales": [2.0],
+                "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
+    "RESAMPLE2": dict(
+        arrays={"x": _f32("[1, 2, 3, 4]")},
+        python='dmlc.resample(x, size=[2], nearest_rounding="floor", coordinate_transformation="asymmetric")',
+        fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR",
+                "RoundingDirection": "DML_AXIS_DIRECTION_DECREASING", "DimensionCount": 1,
+                "Scales": [0.5], "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
 }
 
 _C_TYPES = {"float32": "FLOAT", "float16": "UINT16", "float64": "DOUBLE", "int64": "INT64", "int32": "INT32",
@@ -315,6 +339,8 @@ class Example:
             elif ctype == "DML_SCALAR_UNION":
                 suffix = "LL" if v[0] == "Int64" else "ULL" if v[0] == "UInt64" else ""
                 init.append(f"        .{name} = {{.{v[0]} = {v[1]}{suffix}}},")
+            elif isinstance(v, dict):
+                init.append(f"        .{name} = {{{', '.join(f'.{k} = {x}' for k, x in v.items())}}},")
             elif isinstance(v, list):
                 arr = name[0].lower() + name[1:]
                 base = ctype.replace("const ", "").rstrip("*")

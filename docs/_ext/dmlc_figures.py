@@ -279,6 +279,61 @@ def identity():
     return fig
 
 
+def gather():
+    """GATHER: rows of a table picked by indices, negative ones from the end, out-of-range ones clamped."""
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    idx = np.array([2, 0, -1, 9], np.int64)
+    y = dmlc.gather(x, idx, axis=0)
+    n = x.shape[0]
+    rows = [min(max(i + n if i < 0 else i, 0), n - 1) for i in idx.tolist()]
+    assert np.array_equal(y, x[rows]), (y, rows)
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.0), gridspec_kw={"width_ratios": [3, 1, 3]})
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[k]] * 3 for k in range(n)], "x (4, 3)")
+    _grid(axes[1], [[str(i)] for i in idx.tolist()], [[_PALETTE[r]] for r in rows], "indices")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in y], [[_PALETTE[r]] * 3 for r in rows],
+          "gather(x, indices, axis=0)")
+    fig.suptitle("out[j] = x[clamp(i if i >= 0 else i + 4, 0, 3)]: -1 reads the last row, 9 clamps to it",
+                 fontsize=10)
+    return fig
+
+
+def resample():
+    """RESAMPLE2: a 2x2 image enlarged to 4x4, nearest and linear (pixel centres, clamped edges)."""
+    x = np.array([[1, 2], [3, 4]], np.float32)
+    near = dmlc.resample(x, scales=[2, 2])
+    lin = dmlc.resample(x, scales=[2, 2], mode="linear")
+
+    def coord(o, n):  # half-pixel: x = (o + 0.5) / scale - 0.5
+        return (o + 0.5) / 2 - 0.5
+
+    want_near = np.empty((4, 4), np.float32)
+    want_lin = np.empty((4, 4), np.float32)
+    for a in range(4):
+        for b in range(4):
+            ca, cb = coord(a, 2), coord(b, 2)
+            want_near[a, b] = x[min(max(int(np.ceil(ca - 0.5)), 0), 1), min(max(int(np.ceil(cb - 0.5)), 0), 1)]
+            ca, cb = min(max(ca, 0.0), 1.0), min(max(cb, 0.0), 1.0)
+            i, j = int(np.floor(ca)), int(np.floor(cb))
+            wa, wb = ca - i, cb - j
+            i1, j1 = min(i + 1, 1), min(j + 1, 1)
+            want_lin[a, b] = ((1 - wa) * (1 - wb) * x[i, j] + (1 - wa) * wb * x[i, j1]
+                              + wa * (1 - wb) * x[i1, j] + wa * wb * x[i1, j1])
+    assert np.array_equal(near, want_near), near
+    assert np.allclose(lin, want_lin, rtol=0, atol=1e-6), lin
+    assert np.array_equal(dmlc.upsample_2d(x[None, None], 2, mode="linear")[0, 0], lin)
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.0), gridspec_kw={"width_ratios": [2, 4, 4]})
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[int(v) - 1] for v in r] for r in x], "x (2, 2)")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in near], [[_PALETTE[int(v) - 1] for v in r] for r in near],
+          "resample(x, scales=[2, 2])")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in lin], [["white"] * 4 for _ in range(4)],
+          'mode="linear" (= upsample_2d)')
+    fig.suptitle("x = (o + 0.5) / scale - 0.5 per axis; nearest rounds it, linear blends the two "
+                 "neighbours, clamped at the edges", fontsize=10)
+    return fig
+
+
 FIGURES = {
     "depth_space.png": depth_space,
     "padding_modes.png": padding_modes,
@@ -288,13 +343,15 @@ FIGURES = {
     "tile.png": tile,
     "slice.png": slicing,
     "identity.png": identity,
+    "gather.png": gather,
+    "resample.png": resample,
 }
 
 FAMILY_FIGURE = {
     "depth_space": "depth_space.png", "padding": "padding_modes.png", "split_join": "split_join.png",
     "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
-    "tiling": "tile.png",
+    "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
 }
 
 
