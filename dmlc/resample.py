@@ -112,21 +112,16 @@ def resample(x: ArrayLike, *, scales: Optional[Sequence[float]] = None, size: Op
     -----
     How other libraries' resizes map onto it:
 
-    ==========================================================  ==========================================
-    ONNX ``Resize`` / ``torch.nn.functional.interpolate``         ``dmlc.resample``
-    ==========================================================  ==========================================
-    ``Resize(mode, coordinate_transformation_mode,              ``resample(x, scales=.. or size=..,
-    nearest_mode, scales or sizes)``                            mode=..., coordinate_transformation=...,
-                                                                nearest_rounding=...)``
-    ``interpolate(x, size=s, mode="nearest")``                  ``size=(N, C, *s),
-                                                                coordinate_transformation="asymmetric",
-                                                                nearest_rounding="floor"``
-    ``interpolate(x, size=s, mode="nearest-exact")``            ``size=(N, C, *s)`` (half_pixel),
-                                                                ``nearest_rounding="round_prefer_ceil"``
-    ``interpolate(..., mode="linear"/"bilinear"/"trilinear")``  ``mode="linear"`` (half_pixel)
-    ``... align_corners=True``                                  ``coordinate_transformation="align_corners"``
-    ``interpolate(x, scale_factor=f)``                          ``scales=(1, 1, f, ...)``
-    ==========================================================  ==========================================
+    - ONNX ``Resize(mode, coordinate_transformation_mode, nearest_mode, scales or sizes)``:
+      ``resample(x, scales=... or size=..., mode=..., coordinate_transformation=...,
+      nearest_rounding=...)``.
+    - ``F.interpolate(x, size=s, mode="nearest")``: ``size=(N, C, *s)``,
+      ``coordinate_transformation="asymmetric"``, ``nearest_rounding="floor"``.
+    - ``F.interpolate(x, size=s, mode="nearest-exact")``: ``size=(N, C, *s)`` (half_pixel),
+      ``nearest_rounding="round_prefer_ceil"``.
+    - ``F.interpolate(..., mode="linear"/"bilinear"/"trilinear")``: ``mode="linear"``
+      (half_pixel); with ``align_corners=True``: ``coordinate_transformation="align_corners"``.
+    - ``F.interpolate(x, scale_factor=f)``: ``scales=(1, 1, f, ...)``.
 
     ONNX's cubic mode, ``exclude_outside=1``, ``antialias=1`` and ``tf_crop_and_resize``
     have no DirectML equivalent (``ValueError``).  A scale that only approximates a ratio
