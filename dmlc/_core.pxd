@@ -154,6 +154,17 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* IndicesTensor
         const DML_TENSOR_DESC* OutputTensor
 
+    # ARGMIN, ARGMAX
+    const DML_OPERATOR_TYPE DML_OPERATOR_ARGMIN
+    const DML_OPERATOR_TYPE DML_OPERATOR_ARGMAX
+    ctypedef int DML_AXIS_DIRECTION
+    ctypedef struct DML_ARGMAX_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT AxisCount
+        const UINT* Axes
+        DML_AXIS_DIRECTION AxisDirection
+
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
         UINT64 Offset

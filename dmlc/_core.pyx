@@ -81,9 +81,9 @@ cdef extern from *:
         unsigned field_count
         const dmlc_field* fields
     const dmlc_schema* dmlc_schema_find(DML_OPERATOR_TYPE type)
-    unsigned DMLC_SCHEMA_IN_PLACE, DMLC_SCHEMA_INFER_READS_OUTPUTS
+    unsigned DMLC_SCHEMA_IN_PLACE, DMLC_SCHEMA_INFER_READS_OUTPUTS, DMLC_SCHEMA_SIGNED_INDICES
     unsigned DMLC_FIELD_OPTIONAL, DMLC_FIELD_INDICES, DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL
-    unsigned DMLC_TYPES_INDEX
+    unsigned DMLC_TYPES_INDEX, DMLC_TYPES_ANY_INDEX
 
 # Names of schema.h's enums and flags, in their values' order.
 SCHEMA_KINDS = ("input", "output", "attr")
@@ -107,7 +107,8 @@ cdef tuple _schema_entry(const dmlc_schema* s):
                        f.count_name.decode() if f.count_name != NULL else None, f.offset, f.size))
     return (s.name.decode()[len("DML_OPERATOR_"):], s.type,
             _flag_names(s.flags, ((DMLC_SCHEMA_IN_PLACE, "in_place"),
-                                  (DMLC_SCHEMA_INFER_READS_OUTPUTS, "infer_reads_outputs"))),
+                                  (DMLC_SCHEMA_INFER_READS_OUTPUTS, "infer_reads_outputs"),
+                                  (DMLC_SCHEMA_SIGNED_INDICES, "signed_indices"))),
             s.types, s.size, tuple(fields))
 
 
@@ -120,6 +121,8 @@ SCHEMA = tuple(_schema_entry(dmlc_schema_find(<DML_OPERATOR_TYPE>_v)) for _v in 
                if dmlc_schema_find(<DML_OPERATOR_TYPE>_v) != NULL)
 #: DMLC_TYPES_INDEX: the index tensors' types, as a bit set.
 SCHEMA_INDEX_TYPES = DMLC_TYPES_INDEX
+#: DMLC_TYPES_ANY_INDEX: those of an operator flagged "signed_indices" (ARGMIN, ARGMAX).
+SCHEMA_ANY_INDEX_TYPES = DMLC_TYPES_ANY_INDEX
 
 
 def schema_dtypes(name):

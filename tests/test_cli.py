@@ -796,3 +796,11 @@ def test_closed_pipe_ends_quietly(tmp_path, args):
     finally:
         os.close(write_end)
     assert (r.returncode, r.stderr) == (128 + signal.SIGPIPE, "")
+
+
+def test_argmax_and_argmin_model(tmp_path, capsys, monkeypatch):
+    """tests/models/argmax.json: AxisDirection by its full and short names, Axes in any order."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "argmax.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["argmax", "argmin"]
+    assert lines == ["Resource 'Max': 2, 2, 1", "Resource 'Min': 4"]

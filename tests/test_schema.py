@@ -91,7 +91,11 @@ def test_schema_fields_are_consistent(op):
         if "rank" in f.flags or "spatial" in f.flags:
             assert f.type == "UINT" and any(g.kind == "input" for g in op.fields[:i]), f.name
     assert op.inputs and op.outputs
-    assert op.data_types and set(op.index_types) == {"UINT32", "UINT64"}
+    assert op.data_types
+    if "signed_indices" in op.flags:  # ARGMIN, ARGMAX: NumPy's and PyTorch's int64 as well
+        assert set(op.index_types) == {"INT32", "INT64", "UINT32", "UINT64"}
+    else:
+        assert set(op.index_types) == {"UINT32", "UINT64"}
 
 
 def test_data_types():
@@ -101,7 +105,7 @@ def test_data_types():
         want = ("FLOAT32", "FLOAT16", "FLOAT64") if op.name.startswith("AVERAGE_POOLING") else everything
         assert op.data_types == want, op.name
     assert [f.name for op in OPS for f in op.fields if "indices" in f.flags] == \
-        ["OutputIndicesTensor", "IndicesTensor", "OutputIndicesTensor"]
+        ["OutputIndicesTensor", "IndicesTensor", "OutputIndicesTensor", "OutputTensor", "OutputTensor"]
 
 
 def test_get_refuses_unknown_names():

@@ -33,7 +33,7 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (ref_avg_pool, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
+from reference import (ref_arg, ref_avg_pool, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
                        ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
@@ -408,6 +408,26 @@ def numpy_cases(rng):
     cases.append(pool_case("MAX_POOLING2 FLOAT32 3x3/2 strided (NHWC) input", "MAX_POOLING2", x, [3, 3], [2, 2],
                            [1, 1], [1, 1], indices=np.uint32, in_strides=[480, 1, 60, 3], rng=rng))
     cases += data_movement_cases(rng)
+    cases += argminmax_cases(rng)
+    return cases
+
+
+def argminmax_cases(rng):
+    """ARGMAX and ARGMIN: ties, NaNs, -0 and infinities planted, one to three axes, both
+    directions, every input type and the four index types, a strided input."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = pooling_values(rng, (3, 4, 5), dtype)
+        axes = ([2], [0], [0, 2], [1, 2], [0, 1, 2])[k % 5]
+        idt = (np.uint32, np.uint64, np.int32, np.int64)[k % 4]
+        for op, greatest in (("ARGMAX", True), ("ARGMIN", False)):
+            direction = (k + greatest) % 2
+            want = ref_arg(x, axes, greatest, bool(direction)).astype(idt)
+            strides = [1, 3, 12] if k % 3 == 0 else None  # x stored transposed
+            cases.append(Case(f"{op} {name} axes {axes} {('INCREASING', 'DECREASING')[direction]} into "
+                              f"{DML_TYPE[np.dtype(idt)]}", op, [input_tensor(x, strides, rng)],
+                              [output_tensor(want)], axes=axes, direction=direction))
     return cases
 
 
@@ -590,6 +610,8 @@ def emit(cases):
                     "repeats"):
             if key in p:
                 fields.append(f".{key} = {c_uints(p[key])}")
+        if "axes" in p:
+            fields.append(f".axis_count = {len(p['axes'])}, .axes = {c_uints(p['axes'])}, .direction = {p['direction']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
         if "scale_bias" in p:
@@ -607,7 +629,7 @@ def build():
     rng = np.random.default_rng(20240611)
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     ops = {c.op for c in cases}
-    assert len(ops) == 18, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    assert len(ops) == 20, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 
