@@ -49,6 +49,7 @@ from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
 from dmlc.gather import gather  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
+from dmlc.argminmax import argmax, argmin  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -90,6 +91,7 @@ __all__ = [
     "max_unpool", "avg_pool",
     "gather",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
+    "argmax", "argmin",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

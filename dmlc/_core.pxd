@@ -183,6 +183,15 @@ cdef extern from "directml_py.h" nogil:
         const FLOAT* Scales
         const FLOAT* InputPixelOffsets
         const FLOAT* OutputPixelOffsets
+    # ARGMIN, ARGMAX
+    const DML_OPERATOR_TYPE DML_OPERATOR_ARGMIN
+    const DML_OPERATOR_TYPE DML_OPERATOR_ARGMAX
+    ctypedef struct DML_ARGMAX_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT AxisCount
+        const UINT* Axes
+        DML_AXIS_DIRECTION AxisDirection
 
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer

@@ -340,6 +340,11 @@ typedef enum DML_PADDING_MODE {
     DML_PADDING_MODE_WRAP = 4
 } DML_PADDING_MODE;
 
+typedef enum DML_AXIS_DIRECTION {
+    DML_AXIS_DIRECTION_INCREASING = 0,
+    DML_AXIS_DIRECTION_DECREASING = 1
+} DML_AXIS_DIRECTION;
+
 typedef union DML_SCALAR_UNION {
     BYTE Bytes[8];
     INT8 Int8;
@@ -531,11 +536,6 @@ typedef enum DML_INTERPOLATION_MODE {
     DML_INTERPOLATION_MODE_LINEAR = 1
 } DML_INTERPOLATION_MODE;
 
-typedef enum DML_AXIS_DIRECTION {
-    DML_AXIS_DIRECTION_INCREASING = 0,
-    DML_AXIS_DIRECTION_DECREASING = 1
-} DML_AXIS_DIRECTION;
-
 typedef struct DML_SIZE_2D {
     UINT Width;
     UINT Height;
@@ -576,6 +576,24 @@ typedef struct DML_RESAMPLE2_OPERATOR_DESC {
     const FLOAT* InputPixelOffsets;
     const FLOAT* OutputPixelOffsets;
 } DML_RESAMPLE2_OPERATOR_DESC;
+
+/* ARGMIN, ARGMAX: the index of the least / greatest element over Axes (row-major over them);
+ * AxisDirection picks the first (INCREASING) or last (DECREASING) of equal elements. */
+typedef struct DML_ARGMIN_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT AxisCount;
+    const UINT* Axes;
+    DML_AXIS_DIRECTION AxisDirection;
+} DML_ARGMIN_OPERATOR_DESC;
+
+typedef struct DML_ARGMAX_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT AxisCount;
+    const UINT* Axes;
+    DML_AXIS_DIRECTION AxisDirection;
+} DML_ARGMAX_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -732,6 +750,8 @@ DMLC_STATIC_ASSERT(average_pooling_fields, offsetof(DML_AVERAGE_POOLING_OPERATOR
 DMLC_STATIC_ASSERT(average_pooling1_fields, offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, Dilations) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, IndicesTensor) == DMLC_PTR && offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, OutputTensor) == 2 * DMLC_PTR && sizeof(DML_MAX_UNPOOLING_OPERATOR_DESC) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(gather_fields, offsetof(DML_GATHER_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
+DMLC_STATIC_ASSERT(argmax_fields, offsetof(DML_ARGMAX_OPERATOR_DESC, Axes) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR && sizeof(DML_ARGMAX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR + 4, DMLC_PTR));
+DMLC_STATIC_ASSERT(argmin_same_as_argmax, sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC));
 #endif /* DIRECTML_H */
 
 #endif /* DIRECTML_PY_H */

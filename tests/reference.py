@@ -404,3 +404,24 @@ def ref_resample(x, out_shape, scales, in_offs, out_offs, mode, rounding=None):
     if x.dtype.kind in "iu":
         return np.rint(y).astype(x.dtype)
     return y.astype(x.dtype)
+# ---- ARGMIN, ARGMAX ------------------------------------------------------------------------
+__all__ += ["ref_arg"]
+
+
+def ref_arg(x, axes, greatest, last=False):
+    """ARGMAX (greatest) / ARGMIN over `axes`, keepdims: the reduced axes moved to the end in
+    increasing order and flattened (so the index is row-major over them); the extreme found
+    with np.sort (NaN last, -0 == +0), then the first (or last) element equal to it, every
+    NaN equal to every NaN."""
+    axes = sorted(a % x.ndim for a in axes)
+    kept = [a for a in range(x.ndim) if a not in axes]
+    flat = np.transpose(x, kept + axes).reshape([x.shape[a] for a in kept] + [-1])
+    s = np.sort(flat, axis=-1)
+    extreme = s[..., -1:] if greatest else s[..., :1]
+    eq = flat == extreme
+    if flat.dtype.kind == "f":
+        eq |= np.isnan(flat) & np.isnan(extreme)
+    n = flat.shape[-1]
+    idx = n - 1 - np.argmax(eq[..., ::-1], axis=-1) if last else np.argmax(eq, axis=-1)
+    shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)]
+    return idx.reshape(shape)

@@ -853,3 +853,9 @@ def test_malformed_resample_models():
     with pytest.raises(ModelError) as e:
         Model.parse(doc, MODELS)
     assert str(e.value).startswith("dispatchables.upsample.desc.ScaleSize")
+def test_argmax_and_argmin_model(tmp_path, capsys, monkeypatch):
+    """tests/models/argmax.json: AxisDirection by its full and short names, Axes in any order."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "argmax.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["argmax", "argmin"]
+    assert lines == ["Resource 'Max': 2, 2, 1", "Resource 'Min': 4"]

@@ -103,9 +103,11 @@ def test_data_types():
         assert op.data_types == want, op.name
     assert {(op.name, f.name) for op in OPS for f in op.fields if "indices" in f.flags} == {
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
-        ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor")}
-    # The gathers' and scatters' indices may be signed (a negative index counts from the end).
-    assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER"}
+        ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
+        ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor")}
+    # The gathers' and scatters' indices may be signed (a negative index counts from the end);
+    # ARGMIN's and ARGMAX's outputs may be NumPy's and PyTorch's int64.
+    assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX"}
 
 
 def test_get_refuses_unknown_names():

@@ -33,8 +33,8 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (ref_avg_pool, ref_gather, ref_max_unpool, ref_resample, ref_scale_bias, ref_slice,  # noqa: E402
-                       ref_slice1, ref_tile)
+from reference import (ref_arg, ref_avg_pool, ref_gather, ref_max_unpool, ref_resample, ref_scale_bias,  # noqa: E402
+                       ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -452,6 +452,26 @@ def resample_cases(rng):
         want = ref_resample(x4, (1, 2, 6, 8), [1, 1, 2, 2], [0.5] * 4, [-0.5] * 4, "linear")
         cases.append(Case(f"UPSAMPLE_2D {name} linear 2x2", "UPSAMPLE_2D", [input_tensor(x4)], [output_tensor(want)],
                           interpolation=1, scale_h=2, scale_w=2))
+    cases += argminmax_cases(rng)
+    return cases
+
+
+def argminmax_cases(rng):
+    """ARGMAX and ARGMIN: ties, NaNs, -0 and infinities planted, one to three axes, both
+    directions, every input type and the four index types, a strided input."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = pooling_values(rng, (3, 4, 5), dtype)
+        axes = ([2], [0], [0, 2], [1, 2], [0, 1, 2])[k % 5]
+        idt = (np.uint32, np.uint64, np.int32, np.int64)[k % 4]
+        for op, greatest in (("ARGMAX", True), ("ARGMIN", False)):
+            direction = (k + greatest) % 2
+            want = ref_arg(x, axes, greatest, bool(direction)).astype(idt)
+            strides = [1, 3, 12] if k % 3 == 0 else None  # x stored transposed
+            cases.append(Case(f"{op} {name} axes {axes} {('INCREASING', 'DECREASING')[direction]} into "
+                              f"{DML_TYPE[np.dtype(idt)]}", op, [input_tensor(x, strides, rng)],
+                              [output_tensor(want)], axes=axes, direction=direction))
     return cases
 
 
@@ -677,6 +697,8 @@ def emit(cases):
         for key in ("scales", "in_offsets", "out_offsets"):
             if key in p:
                 fields.append(f".{key} = {{" + ", ".join(c_float(v) for v in p[key]) + "}")
+        if "axes" in p:
+            fields.append(f".axis_count = {len(p['axes'])}, .axes = {c_uints(p['axes'])}, .direction = {p['direction']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
         if "scale_bias" in p:
@@ -695,7 +717,7 @@ def build():
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     ops = {c.op for c in cases}
-    assert len(ops) == 23, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    assert len(ops) == 25, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 

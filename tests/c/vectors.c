@@ -51,6 +51,8 @@ typedef struct vec_case {
     UINT rounding;           /* RESAMPLE2: DML_AXIS_DIRECTION */
     FLOAT scales[8], in_offsets[8], out_offsets[8];
     UINT scale_h, scale_w;   /* UPSAMPLE_2D */
+    UINT axis_count, axes[8]; /* ARGMIN, ARGMAX */
+    UINT direction;
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
     FLOAT scale, bias;
 } vec_case;
@@ -117,6 +119,7 @@ typedef struct vec_descs {
         DML_AVERAGE_POOLING_OPERATOR_DESC ap;
         DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
         DML_GATHER_OPERATOR_DESC gather;
+        DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
     } u;
     DML_SCALE_BIAS scale_bias;
     DML_OPERATOR_DESC op;
@@ -247,6 +250,14 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.slice1.InputWindowOffsets = c->offsets;
         d->u.slice1.InputWindowSizes = c->sizes;
         d->u.slice1.InputWindowStrides = c->slice_strides;
+        break;
+    case DML_OPERATOR_ARGMIN:
+    case DML_OPERATOR_ARGMAX:
+        d->u.arg.InputTensor = in[0];
+        d->u.arg.OutputTensor = out[0];
+        d->u.arg.AxisCount = c->axis_count;
+        d->u.arg.Axes = c->axes;
+        d->u.arg.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
         break;
     case DML_OPERATOR_TILE:
         d->u.tile.InputTensor = in[0];
