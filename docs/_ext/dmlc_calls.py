@@ -139,6 +139,14 @@ CASES = {
         fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR",
                 "RoundingDirection": "DML_AXIS_DIRECTION_DECREASING", "DimensionCount": 1,
                 "Scales": [0.5], "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
+    "ARGMIN": dict(
+        arrays={"x": _f32("[[4, 1, 3], [2, 6, 1]]")},
+        python="dmlc.argmin(x, (0, 1), keepdims=True)",
+        fields={"AxisCount": 2, "Axes": [0, 1], "AxisDirection": "DML_AXIS_DIRECTION_INCREASING"}),
+    "ARGMAX": dict(
+        arrays={"x": _f32("[[1, 5, 5], [7, 0, 7]]")},
+        python="dmlc.argmax(x, 1, keepdims=True, select_last_index=True)",
+        fields={"AxisCount": 1, "Axes": [1], "AxisDirection": "DML_AXIS_DIRECTION_DECREASING"}),
 }
 
 _C_TYPES = {"float32": "FLOAT", "float16": "UINT16", "float64": "DOUBLE", "int64": "INT64", "int32": "INT32",
@@ -297,9 +305,11 @@ class Example:
         code.append("})")
         code.append(f'op = new("DML_OPERATOR_DESC*", {{"Type": lib.DML_OPERATOR_{self.op}, "Desc": desc}})')
         ins, outs = self.bindings(lambda s: f"binding({s})", '{"Buffer": ffi.NULL}')
-        code.append(f'inputs = new("DMLC_BUFFER_BINDING[]", [{", ".join(ins)}])')
+        if ins:
+            code.append(f'inputs = new("DMLC_BUFFER_BINDING[]", [{", ".join(ins)}])')
         code.append(f'outputs = new("DMLC_BUFFER_BINDING[]", [{", ".join(outs)}])')
-        code.append("hr = lib.dmlcExecuteOperator(op, len(inputs), inputs, len(outputs), outputs)")
+        code.append("hr = lib.dmlcExecuteOperator(op, len(inputs), inputs, len(outputs), outputs)" if ins else
+                    "hr = lib.dmlcExecuteOperator(op, 0, ffi.NULL, len(outputs), outputs)  # no inputs")
         code.append("assert hr == 0, ffi.string(lib.dmlcGetLastErrorMessage()).decode()")
         for k in self.out_arrays:
             code.append(f"print(repr({k}))")
@@ -363,9 +373,11 @@ class Example:
         lines += init
         lines.append("    };")
         lines.append(f"    DML_OPERATOR_DESC op = {{DML_OPERATOR_{self.op}, &desc}};")
-        lines.append(f"    DMLC_BUFFER_BINDING inputs[{len(ins)}] = {{{', '.join(ins)}}};")
+        if ins:
+            lines.append(f"    DMLC_BUFFER_BINDING inputs[{len(ins)}] = {{{', '.join(ins)}}};")
         lines.append(f"    DMLC_BUFFER_BINDING outputs[{len(outs)}] = {{{', '.join(outs)}}};")
-        lines.append(f"    HRESULT hr = dmlcExecuteOperator(&op, {len(ins)}, inputs, {len(outs)}, outputs);")
+        inputs = "inputs" if ins else "NULL"  # an operator without inputs (the fills)
+        lines.append(f"    HRESULT hr = dmlcExecuteOperator(&op, {len(ins)}, {inputs}, {len(outs)}, outputs);")
         lines.append("    if (FAILED(hr)) {")
         lines.append('        fprintf(stderr, "%s\\n", dmlcGetLastErrorMessage());')
         lines.append("        return 1;")

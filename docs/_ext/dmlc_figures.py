@@ -334,6 +334,31 @@ def resample():
     return fig
 
 
+def argminmax():
+    """ARGMAX and ARGMIN of a 3x4 array along each axis and over all of it."""
+    x = np.array([[3, 9, 1, 4], [7, 2, 9, 0], [5, 6, 8, 2]], np.float32)
+    along0, along1 = dmlc.argmax(x, 0), dmlc.argmin(x, 1)
+    flat = int(dmlc.argmax(x))
+    # The rule: the first index of the greatest (least) element, row-major over the reduced axes.
+    assert along0.tolist() == [max(range(3), key=lambda r: (x[r, c], -r)) for c in range(4)]
+    assert along1.tolist() == [min(range(4), key=lambda c: (x[r, c], c)) for r in range(3)]
+    assert flat == min(k for k in range(12) if x.flat[k] == x.max()) == 1
+    assert int(dmlc.argmax(x, select_last_index=True)) == max(k for k in range(12) if x.flat[k] == x.max()) == 6
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(11, 2.8))
+    labels = [[_fmt(v) for v in r] for r in x]
+    _grid(axes[0], labels, [[_PALETTE[0] if along0[c] == r else "white" for c in range(4)] for r in range(3)],
+          f"argmax(x, 0) = {along0.tolist()}")
+    _grid(axes[1], labels, [[_PALETTE[1] if along1[r] == c else "white" for c in range(4)] for r in range(3)],
+          f"argmin(x, 1) = {along1.tolist()}")
+    _grid(axes[2], labels, [[_PALETTE[2] if r * 4 + c == flat else _PALETTE[3] if r * 4 + c == 6 else "white"
+                             for c in range(4)] for r in range(3)],
+          "argmax(x) = 1; select_last_index: 6")
+    fig.suptitle("the index of the greatest / least element over the reduced axes (row-major over them); "
+                 "ties: the first, or the last", fontsize=10)
+    return fig
+
+
 FIGURES = {
     "depth_space.png": depth_space,
     "padding_modes.png": padding_modes,
@@ -345,6 +370,7 @@ FIGURES = {
     "identity.png": identity,
     "gather.png": gather,
     "resample.png": resample,
+    "argminmax.png": argminmax,
 }
 
 FAMILY_FIGURE = {
@@ -352,6 +378,7 @@ FAMILY_FIGURE = {
     "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
+    "argminmax": "argminmax.png",
 }
 
 
