@@ -149,6 +149,41 @@ struct ga_state {
     ga_fn fn;
 };
 
+/* Single elements (ES bytes) with the index dimensions walked by one stride: indices are
+ * read and clamped GA_BLOCK at a time into byte offsets, and each block of offsets serves
+ * every outer row of the range, so a gather along an inner axis (out[o][j] =
+ * in[o][i[j]]) reads and clamps each index once per range, not once per row. */
+#define GA_BLOCK 256
+static GA_INLINE void ga_rows(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin,
+                              uint64_t end, const UINT ES, const int KIND)
+{
+    const uint64_t J = st->idx.count, n = st->n;
+    const int64_t es = st->es, as = st->axis_stride * es;
+    const int64_t ix_st = st->idx.nd ? st->idx.a[0] * (int64_t)st->xs : 0, out_st = st->idx.nd ? st->idx.b[0] * es : 0;
+    const uint64_t o0 = begin / J, o1 = (end - 1) / J;
+    int64_t offs[GA_BLOCK];
+    /* Row o0 starts at unit begin, row o1 ends at unit end: their index ranges. */
+    const uint64_t head = begin - o0 * J, tail = end - o1 * J;
+    for (uint64_t jb = 0; jb < J; jb += GA_BLOCK) {
+        const uint64_t jn = J - jb < GA_BLOCK ? J - jb : GA_BLOCK;
+        if (o0 == o1 && (jb + jn <= head || jb >= tail)) continue; /* one row, outside this block */
+        for (uint64_t k = 0; k < jn; ++k)
+            offs[k] = (int64_t)index_at(idx + (int64_t)(jb + k) * ix_st, KIND, n) * as;
+        for (uint64_t o = o0; o <= o1; ++o) {
+            const uint64_t lo = o == o0 && head > jb ? head : jb;
+            const uint64_t hi = o == o1 && tail < jb + jn ? tail : jb + jn;
+            int64_t oin, oout;
+            const char* src0;
+            char* dst;
+            if (lo >= hi) continue;
+            dims_at(&st->outer, o, &oin, &oout);
+            src0 = in + oin * es;
+            dst = out + oout * es + (int64_t)lo * out_st;
+            for (uint64_t k = lo; k < hi; ++k, dst += out_st) memcpy(dst, src0 + offs[k - jb], ES);
+        }
+    }
+}
+
 /* Units [begin, end) of outer x idx: ES is the element size of a single-element block, or
  * 0 for a block (a run or a plan); KIND the index type. */
 static GA_INLINE void ga_body(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin,
@@ -159,6 +194,10 @@ static GA_INLINE void ga_body(const ga_state* st, char* out, const char* in, con
     const size_t run = (size_t)(st->inner_count * (uint64_t)es);
     uint64_t o = begin / J, j = begin % J;
     int64_t oin, oout;
+    if (ES && st->idx.nd <= 1) {
+        ga_rows(st, out, in, idx, begin, end, ES, KIND);
+        return;
+    }
     dims_at(&st->outer, o, &oin, &oout);
     for (uint64_t u = begin; u < end;) {
         /* One outer position: its units j .. min(J, j + end - u). */
