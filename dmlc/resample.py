@@ -68,6 +68,59 @@ def _choice(value, table, fname, argname):
     return table[value]
 
 
+_LINEAR_DTYPES = {np.dtype(t) for t in (np.float16, np.float32, np.float64, np.int8, np.uint8)}
+
+
+def _desc_args(shape, dtype, scales, size, mode, coordinate_transformation, nearest_rounding, fname):
+    """resample's arguments as RESAMPLE2's fields: (InterpolationMode, RoundingDirection,
+    Scales, InputPixelOffsets, OutputPixelOffsets, the output shape), all Python values
+    (dmlc.dask.resample cuts the same fields into blocks)."""
+    nd = len(shape)
+    if nd < 1 or nd > 8:
+        raise ValueError(f"{fname}: x has {nd} dimensions; DirectML tensors have 1 to 8")
+    m = _mode(mode, fname)
+    offsets = _choice(coordinate_transformation, _OFFSETS, fname, "coordinate_transformation")
+    direction, extra = _choice(nearest_rounding, _ROUNDING, fname, "nearest_rounding")
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:  # another library's dtype: the core checks the type it binds
+        dtype = None
+    if m == InterpolationMode.LINEAR and dtype is not None and dtype not in _LINEAR_DTYPES:
+        raise ValueError(f"{fname}: x has dtype {dtype}; linear interpolation takes float16, float32, "
+                         f"float64, int8 or uint8 (nearest takes every dtype)")
+    if scales is None and size is None:
+        raise ValueError(f"{fname}: give scales or size (or both)")
+    if scales is not None:
+        scales = _floats(scales, nd, fname, "scales")
+    if size is not None:
+        size = ints_per_axis(size, nd, fname, "size", 0, 0xFFFFFFFF) if not isinstance(size, int) else None
+        if size is None:
+            raise TypeError(f"{fname}: size must be a sequence of ints (one per dimension of x), not int")
+    else:
+        size = [int(math.floor(float(np.float32(n) * np.float32(s)))) for n, s in zip(shape, scales)]
+        size = [min(v, 0xFFFFFFFF) for v in size]
+    for i, (n, v) in enumerate(zip(shape, size)):
+        if n == 0 and v != 0:
+            raise ValueError(f"{fname}: size[{i}] is {v}, but x's axis {i} is empty: nothing to resample from")
+    if scales is None:
+        scales = [float(np.float32(v / n)) if n and v else 1.0 for n, v in zip(shape, size)]
+    s_out, in_off, out_off = [], [], []
+    for i, (n, v, s) in enumerate(zip(shape, size, scales)):
+        io, oo = offsets
+        if coordinate_transformation == "align_corners":
+            s = float(np.float32((v - 1) / (n - 1))) if n > 1 and v > 1 else 1.0
+        elif coordinate_transformation == "pytorch_half_pixel" and v == 1:
+            io, oo = 0.0, 0.0
+        if s == 1.0 and v == n:
+            io, oo = 0.0, 0.0  # copied whatever the transformation
+        if m == InterpolationMode.NEAREST_NEIGHBOR:
+            io += extra
+        s_out.append(s)
+        in_off.append(io)
+        out_off.append(oo)
+    return int(m), int(direction), s_out, in_off, out_off, tuple(size)
+
+
 def resample(x: ArrayLike, *, scales: Optional[Sequence[float]] = None, size: Optional[Sequence[int]] = None,
              mode: Union[str, InterpolationMode] = "nearest", coordinate_transformation: str = "half_pixel",
              nearest_rounding: str = "round_prefer_floor", out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -139,44 +192,9 @@ def resample(x: ArrayLike, *, scales: Optional[Sequence[float]] = None, size: Op
     """
     fname = "resample"
     a = np.asarray(x) if not hasattr(x, "shape") else x
-    shape = tuple(a.shape)
-    nd = len(shape)
-    if nd < 1 or nd > 8:
-        raise ValueError(f"{fname}: x has {nd} dimensions; DirectML tensors have 1 to 8")
-    m = _mode(mode, fname)
-    offsets = _choice(coordinate_transformation, _OFFSETS, fname, "coordinate_transformation")
-    direction, extra = _choice(nearest_rounding, _ROUNDING, fname, "nearest_rounding")
-    if scales is None and size is None:
-        raise ValueError(f"{fname}: give scales or size (or both)")
-    if scales is not None:
-        scales = _floats(scales, nd, fname, "scales")
-    if size is not None:
-        size = ints_per_axis(size, nd, fname, "size", 0, 0xFFFFFFFF) if not isinstance(size, int) else None
-        if size is None:
-            raise TypeError(f"{fname}: size must be a sequence of ints (one per dimension of x), not int")
-    else:
-        size = [int(math.floor(float(np.float32(n) * np.float32(s)))) for n, s in zip(shape, scales)]
-        size = [min(v, 0xFFFFFFFF) for v in size]
-    for i, (n, v) in enumerate(zip(shape, size)):
-        if n == 0 and v != 0:
-            raise ValueError(f"{fname}: size[{i}] is {v}, but x's axis {i} is empty: nothing to resample from")
-    if scales is None:
-        scales = [float(np.float32(v / n)) if n and v else 1.0 for n, v in zip(shape, size)]
-    s_out, in_off, out_off = [], [], []
-    for i, (n, v, s) in enumerate(zip(shape, size, scales)):
-        io, oo = offsets
-        if coordinate_transformation == "align_corners":
-            s = float(np.float32((v - 1) / (n - 1))) if n > 1 and v > 1 else 1.0
-        elif coordinate_transformation == "pytorch_half_pixel" and v == 1:
-            io, oo = 0.0, 0.0
-        if s == 1.0 and v == n:
-            io, oo = 0.0, 0.0  # copied whatever the transformation
-        if m == InterpolationMode.NEAREST_NEIGHBOR:
-            io += extra
-        s_out.append(s)
-        in_off.append(io)
-        out_off.append(oo)
-    return _resample.resample2(x, m, int(direction), s_out, in_off, out_off, tuple(size), out)
+    m, direction, s_out, in_off, out_off, size = _desc_args(tuple(a.shape), a.dtype, scales, size, mode,
+                                                            coordinate_transformation, nearest_rounding, fname)
+    return _resample.resample2(x, m, direction, s_out, in_off, out_off, size, out)
 
 
 def upsample_2d(x: ArrayLike, scale: Union[int, Sequence[int]], *, mode: Union[str, InterpolationMode] = "nearest",

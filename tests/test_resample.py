@@ -242,7 +242,8 @@ def test_wrong_x_and_out():
         dmlc.resample(np.float32(1), scales=[])
     with pytest.raises(ValueError, match="resample: x has 9 dimensions"):
         dmlc.resample(np.zeros((1,) * 9), scales=[1] * 9)
-    with pytest.raises(ValueError, match="LINEAR interpolation takes FLOAT16, FLOAT32, FLOAT64, INT8 or UINT8"):
+    with pytest.raises(ValueError, match="resample: x has dtype int32; linear interpolation takes float16, float32, "
+                                         "float64, int8 or uint8"):
         dmlc.resample(np.zeros(3, np.int32), scales=[2], mode="linear")
     with pytest.raises(ValueError, match=r"out has shape \(5,\), expected \(6,\)"):
         dmlc.resample(np.zeros(3, np.float32), scales=[2], out=np.zeros(5, np.float32))
@@ -269,3 +270,34 @@ def test_upsample_2d_wrong_arguments(x, scale, kw, exc, message):
     with pytest.raises(exc) as e:
         dmlc.upsample_2d(x, scale, **kw)
     assert str(e.value).startswith(message), str(e.value)
+
+
+# ---- dmlc.dask.resample ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["nearest", "linear"])
+@pytest.mark.parametrize("ctm", ["half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn"])
+def test_dask_resample_is_bit_exact_for_every_chunking(rng, mode, ctm):
+    da = pytest.importorskip("dask.array")
+    import dmlc.dask as dd
+    for dtype in (np.float32, np.uint8, np.float16):
+        x = random_array(rng, (3, 17, 23), dtype)
+        for kw in [dict(size=(3, 34, 46)), dict(size=(2, 5, 7)), dict(scales=(1, 0.7, 2.5)),
+                   dict(scales=(1.5, 1.3, 0.4), size=(3, 30, 12))]:
+            want = dmlc.resample(x, mode=mode, coordinate_transformation=ctm, **kw)
+            for chunks in [(1, 5, 7), (2, 1, 3), (3, 17, 23), (1, 4, 1)]:
+                y = dd.resample(da.from_array(x, chunks=chunks), mode=mode, coordinate_transformation=ctm, **kw)
+                assert y.shape == want.shape
+                assert_same_bits(y.compute(), want)
+
+
+def test_dask_resample_chunks_and_errors():
+    da = pytest.importorskip("dask.array")
+    import dmlc.dask as dd
+    x = da.zeros((4, 10, 12), dtype=np.float32, chunks=(2, 5, 4))
+    y = dd.resample(x, scales=(1, 2, 0.5))
+    assert y.chunks == ((2, 2), (10, 10), (2, 2, 2))  # the input's boundaries scaled
+    with pytest.raises(ValueError, match=r"resample: scales\[1\] is 0.0, expected a finite value above 0"):
+        dd.resample(x, scales=(1, 0, 1))
+    with pytest.raises(ValueError, match="resample: x has dtype int32; linear interpolation takes"):
+        dd.resample(da.zeros((2, 2), dtype=np.int32), scales=(2, 2), mode="linear")
+    assert dd.resample(da.zeros((0, 3), dtype=np.float32), size=(0, 6)).compute().shape == (0, 6)

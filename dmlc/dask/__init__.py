@@ -32,6 +32,7 @@ import dask.array as da
 from dask.base import tokenize
 
 import dmlc
+import dmlc._resample  # noqa: F401  (dmlc._resample.resample2 in block tasks)
 from dmlc._enums import DepthSpaceOrder, PaddingMode
 from dmlc.dask._blocks import bounds_of, chunks_from_bounds, known_chunks, new_array, region_layers
 from dmlc.dask._npy import from_npy, to_npy
@@ -41,7 +42,7 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
-           "tile", "gather", "from_npy", "to_npy"]
+           "tile", "gather", "resample", "from_npy", "to_npy"]
 
 
 def __dir__():
@@ -1077,4 +1078,115 @@ def gather(x, indices, axis):
         blocks[(name,) + pre + (0,) * q + post] = (_gather_block, ax, pre_post, idx.shape, x.dtype, positions) + \
             tuple(keys)
     layers = {pname: (pieces, []), name: (blocks, [pname])}
+    return new_array(layers, [x], name, out_chunks, x.dtype)
+
+
+
+# ---------------------------------------------------------------------------------------
+# resample
+
+def _resample_taps(n, o0, o1, scale, in_off, out_off, linear, rounding):
+    """The input elements output indices o0..o1-1 of an axis read, as the core computes
+    them (src/ops/resample.c): x = ((o - out_off) / scale) - in_off in double from the
+    FLOAT fields; nearest floor(x) (rounding DECREASING) or ceil(x), clamped into [0, n);
+    linear x clamped into [0, n - 1], i0 = floor(x), w = x - i0, i1 = min(i0 + 1, n - 1).
+    Returns (i0, i1, w) arrays (w 0 for nearest)."""
+    o = np.arange(o0, o1, dtype=np.float64)
+    scale, in_off, out_off = (np.float64(np.float32(v)) for v in (scale, in_off, out_off))
+    x = ((o - out_off) / scale) - in_off
+    if not linear:
+        i = np.clip(np.floor(x) if rounding else np.ceil(x), 0, n - 1).astype(np.int64)
+        return i, i, np.zeros_like(x)
+    x = np.clip(x, 0, n - 1)
+    i0 = np.floor(x)
+    return i0.astype(np.int64), np.minimum(i0 + 1, n - 1).astype(np.int64), x - i0
+
+
+def _resample_axis(n, o0, o1, scale, in_off, out_off, linear, rounding):
+    """One axis of an output block holding o0..o1-1: the input interval [first, last) its
+    call reads and that call's (InputPixelOffset, OutputPixelOffset, output index of its
+    first kept element).
+
+    The call resamples the interval alone, with the offsets shifted by first and o0 so
+    that it reads the same elements with the same weights as the whole call.  The shifted
+    arithmetic is checked here against the whole one (the same double operations as the
+    core): where a rounding could differ, the block's call starts at input 0 and output 0
+    instead (the whole call's coordinates, more memory for that block only)."""
+    i0, i1, w = _resample_taps(n, o0, o1, scale, in_off, out_off, linear, rounding)
+    first, last = int(i0.min()), int(max(i0.max(), i1[w != 0].max() if (w != 0).any() else 0)) + 1
+    io, oo = float(np.float32(in_off + first)), float(np.float32(out_off - o0))
+    if io == in_off + first and oo == out_off - o0:
+        j0, j1, v = _resample_taps(last - first, 0, o1 - o0, scale, io, oo, linear, rounding)
+        read = w != 0
+        if (j0 == i0 - first).all() and (j1[read] == i1[read] - first).all() and (v == w).all():
+            return first, last, io, oo, 0
+    return 0, last, in_off, out_off, o0
+
+
+def _resample_block(region, p):
+    mode, rounding, scales, ins, outs, call_shape, skip, block_shape = p
+    y = dmlc._resample.resample2(region, mode, rounding, list(scales), list(ins), list(outs), call_shape, None)
+    if call_shape == block_shape:
+        return y
+    keep = tuple(builtins.slice(k, k + m) for k, m in zip(skip, block_shape))
+    return np.ascontiguousarray(y[keep])
+
+
+def resample(x, *, scales=None, size=None, mode="nearest", coordinate_transformation="half_pixel",
+             nearest_rounding="round_prefer_floor"):
+    """:func:`dmlc.resample` on a Dask array: resize any of its axes (DirectML RESAMPLE2).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    scales, size, mode, coordinate_transformation, nearest_rounding
+        As :func:`dmlc.resample`.
+
+    Returns
+    -------
+    dask.array.Array
+        Bit for bit the in-memory result: every output element reads the same input
+        elements with the same weights, in the same order.
+
+    Notes
+    -----
+    Chunks follow x's, scaled by each axis's output / input ratio (an input chunk boundary
+    ``b`` gives the output boundary ``b * m // n``).  Each output block's task reads the
+    input interval its taps reach (its halo: one element beyond its coordinates for
+    linear) from the input blocks it overlaps and resamples it in one call, so memory is a
+    few chunks per worker.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    from dmlc.resample import _desc_args
+    fname = "resample"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    mode_v, rounding, sc, ins, outs, out_shape = _desc_args(tuple(x.shape), x.dtype, scales, size, mode,
+                                                             coordinate_transformation, nearest_rounding, fname)
+    _check_sizes(x.shape, out_shape)
+    linear = mode_v == 1
+    if x.size == 0 or math.prod(out_shape) == 0:
+        return da.empty(out_shape, dtype=x.dtype, chunks=tuple(chunks_from_bounds([], m) for m in out_shape))
+    out_chunks = tuple(chunks_from_bounds([b * m // n for b in bounds_of(c)[1:-1]], m)
+                       for c, n, m in zip(x.chunks, x.shape, out_shape))
+    out_bounds = [bounds_of(c) for c in out_chunks]
+
+    def plan(index):
+        intervals, call_ins, call_outs, call_shape, skip, block_shape = [], [], [], [], [], []
+        for a, k in enumerate(index):
+            o0, o1 = out_bounds[a][k], out_bounds[a][k + 1]
+            first, last, io, oo, k0 = _resample_axis(x.shape[a], o0, o1, sc[a], ins[a], outs[a], linear, rounding)
+            intervals.append([(first, last)])
+            call_ins.append(io)
+            call_outs.append(oo)
+            call_shape.append(o1 - o0 + k0)
+            skip.append(k0)
+            block_shape.append(o1 - o0)
+        return "run", intervals, (mode_v, rounding, tuple(sc), tuple(call_ins), tuple(call_outs), tuple(call_shape),
+                                  tuple(skip), tuple(block_shape))
+
+    name = f"dmlc-resample-{tokenize(x, mode_v, rounding, sc, ins, outs, out_shape)}"
+    layers = region_layers(x, name, out_chunks, plan, _resample_block)
     return new_array(layers, [x], name, out_chunks, x.dtype)

@@ -53,6 +53,7 @@ static double rs_round_even(double v)
 typedef struct rs_tap {
     int64_t off0, off1;
     double w;
+    float wf; /* w in float32, for the kernels computing in float32 */
 } rs_tap;
 
 typedef struct rs_state {
@@ -211,6 +212,7 @@ static rs_tap make_tap(const rs_args* a, double scale, double in_off, double out
         double i = a->rounding == -1 ? rs_floor(x + 0.5) : a->rounding == DML_AXIS_DIRECTION_DECREASING ? rs_floor(x) : rs_ceil(x);
         i = i < 0 ? 0 : i > top ? top : i;
         t.off0 = t.off1 = (int64_t)i * (int64_t)s;
+        t.wf = 0;
         return t;
     }
     x = x < 0 ? 0 : x > top ? top : x;
@@ -219,6 +221,7 @@ static rs_tap make_tap(const rs_args* a, double scale, double in_off, double out
         const int64_t k0 = (int64_t)i0;
         const int64_t k1 = k0 + 1 < (int64_t)n ? k0 + 1 : (int64_t)n - 1;
         t.w = x - i0;
+        t.wf = (float)t.w;
         t.off0 = k0 * (int64_t)s;
         t.off1 = k1 * (int64_t)s;
     }
@@ -329,7 +332,17 @@ static UINT row_combos(const rs_state* st, const uint64_t* idx, int64_t* offs, d
 
 #define RS_TILE 256
 
-#define RS_LINEAR(NAME, T, ACC, LOAD, STORE)                                                                       \
+/* One input row's interpolation along the last dimension at output column j: i0's value
+ * times 1 - w plus, where w is not 0, i1's value times w (selected, not branched on, so the
+ * loop has no data-dependent branch; a weight-0 term never reaches the sum). */
+#define RS_TAP(T, ACC, LOAD, WF, s, t, j)                                                                          \
+    ((1 - (ACC)(t)[j].WF) * LOAD((s)[(t)[j].off0]) +                                                               \
+     ((t)[j].WF != 0 ? (ACC)(t)[j].WF * LOAD((s)[(t)[j].off1]) : (ACC)0))
+
+/* A linear kernel over output rows [begin, end): WF is the tap's weight field in ACC's type
+ * (wf: float, w: double).  Rows reading one or two input rows (1-D, and 2-D bilinear: the
+ * common cases) combine them directly; more go through a tile of ACC sums. */
+#define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF)                                                                   \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
         const rs_job* job = (const rs_job*)ctx;                                                                    \
@@ -346,23 +359,30 @@ static UINT row_combos(const rs_state* st, const uint64_t* idx, int64_t* offs, d
         for (uint64_t r = begin; r < end; ++r, row_next(st, idx)) {                                                \
             T* dst = (T*)job->out + row_out_offset(st, idx);                                                       \
             const UINT k = row_combos(st, idx, offs, ws);                                                          \
+            if (k == 1) {                                                                                          \
+                const T* DMLC_RESTRICT s0 = in + offs[0];                                                          \
+                for (uint64_t j = 0; j < n; ++j) dst[(int64_t)j * ostride] = STORE(RS_TAP(T, ACC, LOAD, WF, s0, tp, j)); \
+                continue;                                                                                          \
+            }                                                                                                      \
+            if (k == 2) {                                                                                          \
+                const T* DMLC_RESTRICT s0 = in + offs[0];                                                          \
+                const T* DMLC_RESTRICT s1 = in + offs[1];                                                          \
+                const ACC w0 = (ACC)ws[0], w1 = (ACC)ws[1];                                                        \
+                for (uint64_t j = 0; j < n; ++j)                                                                   \
+                    dst[(int64_t)j * ostride] =                                                                    \
+                        STORE(w0 * RS_TAP(T, ACC, LOAD, WF, s0, tp, j) + w1 * RS_TAP(T, ACC, LOAD, WF, s1, tp, j)); \
+                continue;                                                                                          \
+            }                                                                                                      \
             for (uint64_t j0 = 0; j0 < n; j0 += RS_TILE) {                                                         \
                 const uint64_t m = n - j0 < RS_TILE ? n - j0 : RS_TILE;                                            \
+                const rs_tap* t = tp + j0;                                                                         \
                 for (UINT c = 0; c < k; ++c) {                                                                     \
-                    const T* s = in + offs[c];                                                                     \
+                    const T* DMLC_RESTRICT s = in + offs[c];                                                       \
                     const ACC wc = (ACC)ws[c];                                                                     \
-                    const rs_tap* t = tp + j0;                                                                     \
-                    for (uint64_t j = 0; j < m; ++j) {                                                             \
-                        const ACC w1 = (ACC)t[j].w;                                                                \
-                        ACC v = (1 - w1) * LOAD(s[t[j].off0]);                                                     \
-                        if (w1 != 0) v += w1 * LOAD(s[t[j].off1]);                                                 \
-                        if (k == 1)                                                                                \
-                            acc[j] = v;                                                                            \
-                        else if (c == 0)                                                                           \
-                            acc[j] = wc * v;                                                                       \
-                        else                                                                                       \
-                            acc[j] += wc * v;                                                                      \
-                    }                                                                                              \
+                    if (c == 0)                                                                                    \
+                        for (uint64_t j = 0; j < m; ++j) acc[j] = wc * RS_TAP(T, ACC, LOAD, WF, s, t, j);          \
+                    else                                                                                           \
+                        for (uint64_t j = 0; j < m; ++j) acc[j] += wc * RS_TAP(T, ACC, LOAD, WF, s, t, j);         \
                 }                                                                                                  \
                 for (uint64_t j = 0; j < m; ++j) dst[(int64_t)(j0 + j) * ostride] = STORE(acc[j]);                 \
             }                                                                                                      \
@@ -374,11 +394,11 @@ static UINT row_combos(const rs_state* st, const uint64_t* idx, int64_t* offs, d
 #define RS_HALF_STORE(v) dmlc_float_to_half_inline(v)
 #define RS_I8_STORE(v) ((int8_t)rs_round_even(v))
 #define RS_U8_STORE(v) ((uint8_t)rs_round_even(v))
-RS_LINEAR(linear_rows_f32, float, float, RS_ID, RS_ID)
-RS_LINEAR(linear_rows_f64, double, double, RS_ID, RS_ID)
-RS_LINEAR(linear_rows_f16, uint16_t, float, RS_HALF_LOAD, RS_HALF_STORE)
-RS_LINEAR(linear_rows_i8, int8_t, double, RS_ID, RS_I8_STORE)
-RS_LINEAR(linear_rows_u8, uint8_t, double, RS_ID, RS_U8_STORE)
+RS_LINEAR(linear_rows_f32, float, float, RS_ID, RS_ID, wf)
+RS_LINEAR(linear_rows_f64, double, double, RS_ID, RS_ID, w)
+RS_LINEAR(linear_rows_f16, uint16_t, float, RS_HALF_LOAD, RS_HALF_STORE, wf)
+RS_LINEAR(linear_rows_i8, int8_t, double, RS_ID, RS_I8_STORE, w)
+RS_LINEAR(linear_rows_u8, uint8_t, double, RS_ID, RS_U8_STORE, w)
 
 static void resample_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
