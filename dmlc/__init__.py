@@ -47,6 +47,8 @@ from dmlc.split_join import join, split  # noqa: E402
 from dmlc.element_wise_identity import identity  # noqa: E402
 from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
+from dmlc.cast import cast  # noqa: E402
+from dmlc.fill import fill_constant, fill_sequence  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -86,6 +88,7 @@ __all__ = [
     "max_pool",
     "identity", "slice", "tile",
     "max_unpool", "avg_pool",
+    "cast", "fill_constant", "fill_sequence",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

@@ -5,7 +5,7 @@ per-call targets are stated for, each with and without ``out=``."""
 import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
-from dmlc.bench import (average_pooling, depth_space, element_wise_identity, max_pooling, max_unpooling, padding,
+from dmlc.bench import (average_pooling, cast, depth_space, fill, element_wise_identity, max_pooling, max_unpooling, padding,
                         slicing, split_join, tiling)
 
 
@@ -30,4 +30,7 @@ def workloads(quick):
         tiling._workload(f32, (1, 8, 8, 8), [1, 1, 2, 2], torch, ort),
         max_unpooling._workload(f32, (1, 8, 16, 16), torch, ort),
         average_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, torch, ort),
+        cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),
+        fill._sequence(f32, 2048, torch, ort),
+        fill._constant(f32, (1, 8, 16, 16), torch),
     ]]
