@@ -94,3 +94,21 @@ def indices_dtype_of(value, fname, argname="indices_dtype"):
     if dt.name not in _INDEX_DTYPES or not dt.isnative:
         raise ValueError(f"{fname}: {argname} is {dt}, expected int64, int32, uint64 or uint32")
     return dt
+# The eleven dtypes of DirectML's tensors (the core's src/dtypes.def has the same list).
+_DTYPE_CHARS = frozenset("efdbhilqBHILQ")
+
+
+def dtype_arg(dtype, fname, argname="dtype"):
+    """dtype as a native-order numpy.dtype of the eleven dmlc supports (anything np.dtype()
+    accepts: "f2", np.float16, "int64"...); bool, complex and unknown names are a TypeError."""
+    import numpy as np
+    if dtype is None:
+        raise TypeError(f"{fname}: {argname} must name one of dmlc's dtypes, not None")
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{fname}: {argname} {dtype!r} is not a NumPy dtype") from None
+    if dt.char not in _DTYPE_CHARS or dt.itemsize > 8:
+        raise TypeError(f"{fname}: {argname} is {dt}, which dmlc does not support (expected float16, float32, "
+                        f"float64, int8, int16, int32, int64, uint8, uint16, uint32 or uint64)")
+    return dt.newbyteorder("=")

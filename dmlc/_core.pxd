@@ -126,6 +126,27 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* OutputTensor
         const DML_SCALE_BIAS* ScaleBias
 
+    # CAST, fills, diagonals.
+    const DML_OPERATOR_TYPE DML_OPERATOR_CAST
+
+    ctypedef struct DML_CAST_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+
+    const DML_OPERATOR_TYPE DML_OPERATOR_FILL_VALUE_CONSTANT
+    const DML_OPERATOR_TYPE DML_OPERATOR_FILL_VALUE_SEQUENCE
+
+    ctypedef struct DML_FILL_VALUE_CONSTANT_OPERATOR_DESC:
+        const DML_TENSOR_DESC* OutputTensor
+        DML_TENSOR_DATA_TYPE ValueDataType
+        DML_SCALAR_UNION Value
+
+    ctypedef struct DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC:
+        const DML_TENSOR_DESC* OutputTensor
+        DML_TENSOR_DATA_TYPE ValueDataType
+        DML_SCALAR_UNION ValueStart
+        DML_SCALAR_UNION ValueDelta
+
     ctypedef struct DML_SLICE1_OPERATOR_DESC:
         const DML_TENSOR_DESC* InputTensor
         const DML_TENSOR_DESC* OutputTensor
@@ -276,13 +297,14 @@ cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, U
 # Output shapes come from the core (flags: DMLC_INFER_FLAGS); outputs are out0/out1 or
 # new arrays of x's dtype / dtype1 (dtype1 None: slot 1 stays unbound).  Returns the
 # result, or the pair of results with dtype1.
+# dtype0: out0's dtype where it is not x's (CAST).
 # in_place: the operator is element-wise and may read x where it writes out0 (as DirectML
 # allows ELEMENT_WISE_IDENTITY): an out0 that is exactly x's memory and layout is bound as
 # it is instead of reading from a copy of x.
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
                       const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*,
-                      bint in_place=*)
+                      bint in_place=*, object dtype0=*)
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1

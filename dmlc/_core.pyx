@@ -512,7 +512,7 @@ cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray 
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
                       const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname="",
-                      bint in_place=False):
+                      bint in_place=False, object dtype0=None):
     cdef DMLC_TENSOR_SIZES sizes[2]
     cdef DMLC_BUFFER_BINDING outs[2]
     cdef Tensor tout0, tout1
@@ -525,7 +525,7 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
     hr = dmlcInferOutputSizes(desc, flags, nslots, sizes)
     if hr < 0:
         raise_hr(hr)
-    r0 = new_output(out0, &sizes[0], x, None, "out")
+    r0 = new_output(out0, &sizes[0], x, dtype0, "out")
     if dtype1 is not None:
         r1 = new_output(out1, &sizes[1], x, dtype1, "out indices")
     if cnp.PyArray_SIZE(r0) == 0:
@@ -538,7 +538,7 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
         bind(tin, x, dml_type)
     if r1 is not None and may_overlap(r0, r1):
         raise ValueError(f"{fname}: the values and indices outputs share memory")
-    bind(&tout0, r0, dml_type)
+    bind(&tout0, r0, dml_type if dtype0 is None else dml_type_of(r0, "out"))
     slot0[0] = &tout0.desc
     outs[0] = tout0.binding
     outs[1].Buffer = NULL

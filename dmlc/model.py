@@ -653,6 +653,16 @@ def _mixed_list(values, path):
 
 # ---- Operator descs, built from the header's declarations ---------------------------------
 
+def _union_type_field(struct, fname):
+    """The field giving the type of the DML_SCALAR_UNION field fname of struct (src/schema.def
+    says which); fname + "DataType" for a desc the schema lacks."""
+    from dmlc import schema
+    for op in schema.operators():
+        if op.struct == struct:
+            return op.field(fname).typed_by
+    return fname + "DataType"
+
+
 def operator_struct(op_name):
     """The desc struct of DML_OPERATOR_X (DML_X_OPERATOR_DESC), or None when the header does
     not declare it (dmlc does not implement the operator)."""
@@ -799,6 +809,8 @@ class _Builder:
             bits_type = "UINT16" if type_name == "FLOAT16" else type_name
             scalar = _typed(_get(value, member, path), bits_type, mpath)
         elif isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            if type_name.startswith("UINT") and type(value) is int and -(1 << (int(type_name[4:]) - 1)) <= value < 0:
+                value += 1 << int(type_name[4:])  # a negative number for an unsigned type: modulo 2^bits
             scalar = _typed(value, type_name, path)
             if type_name == "FLOAT16":
                 scalar = scalar.view(np.uint16)
@@ -875,7 +887,9 @@ class _Builder:
         for fname in later:
             fpath = _key(dpath, fname)
             if kinds[fname] == "union":
-                type_field = fname + "DataType"
+                # The DML_TENSOR_DATA_TYPE field that says what it holds, from the schema
+                # (PaddingValueDataType; FILL_VALUE_SEQUENCE's ValueDataType types two unions).
+                type_field = _union_type_field(struct, fname)
                 if type_field not in init:
                     raise ModelError(fpath, f"{struct} has no {type_field} field to give its type")
                 init[fname] = self.scalar_union(_get(desc, fname, dpath), init[type_field], fpath)

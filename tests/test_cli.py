@@ -96,7 +96,8 @@ def test_shipped_models_are_credited_and_unchanged():
     folder = os.path.join(os.path.dirname(dmlc.__file__), "models")
     readme = open(os.path.join(folder, "README.md"), encoding="utf-8").read()
     assert "github.com/microsoft/DirectML" in readme and "MIT License" in readme
-    for name in ("dml_split.json", "dml_join.json", "dml_slice.json", "dml_element_wise_identity.json"):
+    for name in ("dml_split.json", "dml_join.json", "dml_slice.json", "dml_element_wise_identity.json",
+                 "dml_fill_value_sequence.json"):
         assert f"`{name}`" in readme, name
     split = json.load(open(os.path.join(folder, "dml_split.json")))
     assert split["dispatchables"]["split"]["desc"]["OutputCount"] == 3
@@ -651,7 +652,8 @@ def test_every_subcommand_has_help(capsys, command):
     out = capsys.readouterr().out
     assert out.startswith(f"usage: dmlc {command} [-h]")
     out = " ".join(out.split())
-    assert {"run": "dml_element_wise_identity.json, dml_join.json, dml_slice.json, dml_split.json",
+    assert {"run": "dml_element_wise_identity.json, dml_fill_value_sequence.json, dml_join.json, dml_slice.json, "
+                   "dml_split.json",
             "examples": "worked example",
             "bench": "--filter TEXT", "config": "--includedir"}[command] in out
 

@@ -96,6 +96,9 @@ CALLS = {
     "slice": (lambda d: {"x": data((3, 5, 6), d)},
               lambda a, **kw: dmlc.slice(a["x"], [1, 0, 2], [2, 5, 3], [1, -2, 2], **kw)),
     "tile": (lambda d: {"x": data((2, 3), d)}, lambda a, **kw: dmlc.tile(a["x"], [2, 3], **kw)),
+    "cast": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.cast(a["x"], np.int16, **kw)),
+    "fill_constant": (lambda d: {}, lambda a, **kw: dmlc.fill_constant((2, 3), -2.5, np.float32, **kw)),
+    "fill_sequence": (lambda d: {}, lambda a, **kw: dmlc.fill_sequence((2, 3), 1, 2, np.float32, **kw)),
     "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
     "gather": (lambda d: {"x": data((4, 5, 3), d), "indices": GATHER_INDICES},
@@ -256,7 +259,7 @@ def test_torch_input_is_not_copied():
 @pytest.mark.parametrize("name", CALLS)
 def test_torch_out(name):
     import torch
-    check_out(name, lambda w: torch.full(w.shape, -7.0, dtype=torch.float32), lambda o: o.numpy())
+    check_out(name, lambda w: torch.from_numpy(np.full(w.shape, -7, w.dtype)), lambda o: o.numpy())
 
 
 @pytest.mark.parametrize("name", CALLS)

@@ -33,6 +33,7 @@ from dask.base import tokenize
 
 import dmlc
 import dmlc._resample  # noqa: F401  (dmlc._resample.resample2 in block tasks)
+from dmlc._args import dtype_arg as _dtype_arg
 from dmlc._enums import DepthSpaceOrder, PaddingMode
 from dmlc.dask._blocks import bounds_of, chunks_from_bounds, known_chunks, new_array, region_layers
 from dmlc.dask._npy import from_npy, to_npy
@@ -42,7 +43,7 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
-           "tile", "gather", "resample", "from_npy", "to_npy"]
+           "tile", "gather", "resample", "cast", "from_npy", "to_npy"]
 
 
 def __dir__():
@@ -819,6 +820,43 @@ def identity(x, *, scale=None, bias=None):
     name = f"dmlc-identity-{tokenize(x, scale, bias)}"
     layers = region_layers(x, name, x.chunks, lambda index: ("run", blocks(index), (scale, bias)), _identity_block)
     return new_array(layers, [x], name, x.chunks, x.dtype)
+
+
+def _cast_block(region, dtype):
+    return dmlc.cast(region, dtype)
+
+
+def cast(x, dtype):
+    """:func:`dmlc.cast` on a Dask array: convert it to another dtype (DirectML CAST), by
+    dmlc's rules (float to integer truncates and saturates, NaN becomes 0; integer to
+    integer keeps the low bits; one rounding to nearest even into floats).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    dtype : dtype-like
+        As :func:`dmlc.cast`: one of the eleven dtypes.
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape and chunks, ``dtype``.
+
+    Notes
+    -----
+    Blockwise: each output block is one call on x's block, so the result is the in-memory
+    one bit for bit whatever the chunking.  Argument errors are raised here, with the
+    in-memory messages.
+    """
+    x = _as_dask(x)
+    known_chunks(x, "cast")
+    dt = _dtype_arg(dtype, "cast")
+    _check_arguments(dmlc.cast, _stand_in(x), dt)
+    blocks = _blocks_plan(x)
+    name = f"dmlc-cast-{tokenize(x, dt.str)}"
+    layers = region_layers(x, name, x.chunks, lambda index: ("run", blocks(index), dt), _cast_block)
+    return new_array(layers, [x], name, x.chunks, dt)
 
 
 def _slice_block(region, steps):

@@ -21,6 +21,7 @@ little-endian (vectors.c checks the host).
 """
 import argparse
 import os
+import re
 import sys
 
 import numpy as np
@@ -33,8 +34,8 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (ref_arg, ref_avg_pool, ref_gather, ref_max_unpool, ref_resample, ref_scale_bias,  # noqa: E402
-                       ref_slice, ref_slice1, ref_tile)
+from reference import (cast_edge_values, ref_arg, ref_avg_pool, ref_cast, ref_fill_sequence, ref_gather,  # noqa: E402
+                       ref_max_unpool, ref_resample, ref_scale_bias, ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -472,6 +473,49 @@ def argminmax_cases(rng):
             cases.append(Case(f"{op} {name} axes {axes} {('INCREASING', 'DECREASING')[direction]} into "
                               f"{DML_TYPE[np.dtype(idt)]}", op, [input_tensor(x, strides, rng)],
                               [output_tensor(want)], axes=axes, direction=direction))
+    cases += cast_cases(rng)
+    cases += fill_cases()
+    return cases
+
+
+def _union_bits(dtype, value):
+    """value as dtype, its bits zero-extended to 64: what a DML_SCALAR_UNION holds."""
+    v = np.array(value).astype(dtype) if np.dtype(dtype).kind == "f" else np.array(value % (1 << (8 * np.dtype(
+        dtype).itemsize)), np.uint64).astype(UINT_OF[np.dtype(dtype).itemsize])
+    return int(v.view(UINT_OF[np.dtype(dtype).itemsize]))
+
+
+def fill_cases():
+    """FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE over every type, into packed and strided
+    outputs (the union's bits as vectors.c stores them)."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        start, delta = (1.5, -0.25) if np.dtype(dtype).kind == "f" else (-3 if np.dtype(dtype).kind == "i" else 250, 7)
+        shape = [2, 3, 5][: 1 + k % 3]
+        want = ref_fill_sequence(tuple(shape), start, delta, dtype)
+        strides = None if k % 2 else [2 * s for s in np.cumprod(([1] + shape[::-1])[:-1])[::-1]]
+        cases.append(Case(f"FILL_VALUE_SEQUENCE {name} {len(shape)}-d", "FILL_VALUE_SEQUENCE", [],
+                          [output_tensor(want, strides)], scalar_type=name,
+                          scalar_bits=_union_bits(dtype, start), scalar_bits2=_union_bits(dtype, delta)))
+        want = np.full(tuple(shape), 7, dtype)
+        cases.append(Case(f"FILL_VALUE_CONSTANT {name} {len(shape)}-d", "FILL_VALUE_CONSTANT", [],
+                          [output_tensor(want, strides)], scalar_type=name, scalar_bits=_union_bits(dtype, 7)))
+    return cases
+
+
+def cast_cases(rng):
+    """CAST: every one of the 121 type pairs over the source type's edge values (NaN kept
+    only where the output is an integer: a float NaN's payload is free), through a strided
+    input."""
+    cases = []
+    for src in ALL_DTYPES:
+        for dst in ALL_DTYPES:
+            x = cast_edge_values(src)
+            if np.dtype(src).kind == "f" and np.dtype(dst).kind == "f":
+                x = x[~np.isnan(x)]
+            cases.append(Case(f"CAST {DML_TYPE[np.dtype(src)]} to {DML_TYPE[np.dtype(dst)]} edge values", "CAST",
+                              [input_tensor(x, [2], rng)], [output_tensor(ref_cast(x, dst))]))
     return cases
 
 
@@ -667,8 +711,9 @@ def emit(cases):
         p = c.params
         fields = [f'.name = "{c.name}"', f".type = DML_OPERATOR_{c.op}", f".inputs = {len(c.inputs)}",
                   f".outputs = {len(c.outputs)}",
-                  ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}",
                   ".out = {" + ", ".join(tensor(t) for t in c.outputs) + "}"]
+        if c.inputs:  # C99 has no empty braces: an operator without inputs leaves .in zeroed
+            fields.insert(4, ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}")
         if "block" in p:
             fields.append(f".block = {p['block']}")
         if "order" in p:
@@ -680,6 +725,8 @@ def emit(cases):
         if "scalar_type" in p:
             fields.append(f".scalar_type = DML_TENSOR_DATA_TYPE_{p['scalar_type']}")
             fields.append(f".scalar_bits = 0x{p['scalar_bits']:x}u")
+        if "scalar_bits2" in p:
+            fields.append(f".scalar_bits2 = 0x{p['scalar_bits2']:x}u")
         if "axis" in p:
             fields.append(f".axis = {p['axis']}")
         if "index_dimensions" in p:
@@ -717,7 +764,10 @@ def build():
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     ops = {c.op for c in cases}
-    assert len(ops) == 25, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    assert len(ops) == 28, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
+        implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))
+    assert ops == implemented, sorted(implemented ^ ops)  # every operator dmlc implements
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 

@@ -37,8 +37,9 @@ typedef struct vec_case {
     DML_DEPTH_SPACE_ORDER order;
     DML_PADDING_MODE mode;
     FLOAT value;             /* PADDING */
-    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1 */
+    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1, FILL_VALUE_* */
     UINT64 scalar_bits;
+    UINT64 scalar_bits2;     /* FILL_VALUE_SEQUENCE's ValueDelta */
     UINT axis;
     UINT spatial;
     UINT window[3], strides[3], dilations[3], start[8], end[8];
@@ -120,6 +121,9 @@ typedef struct vec_descs {
         DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
         DML_GATHER_OPERATOR_DESC gather;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
+        DML_CAST_OPERATOR_DESC cast;
+        DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
+        DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
     } u;
     DML_SCALE_BIAS scale_bias;
     DML_OPERATOR_DESC op;
@@ -227,6 +231,23 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.mp2.EndPadding = c->end;
         if (c->type == DML_OPERATOR_MAX_POOLING2) d->u.mp2.Dilations = c->dilations;
         slots = 2;
+        break;
+    case DML_OPERATOR_FILL_VALUE_CONSTANT:
+        d->u.fill.OutputTensor = out[0];
+        d->u.fill.ValueDataType = c->scalar_type;
+        for (UINT b = 0; b < 8; ++b) d->u.fill.Value.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
+        break;
+    case DML_OPERATOR_FILL_VALUE_SEQUENCE:
+        d->u.seq.OutputTensor = out[0];
+        d->u.seq.ValueDataType = c->scalar_type;
+        for (UINT b = 0; b < 8; ++b) {
+            d->u.seq.ValueStart.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
+            d->u.seq.ValueDelta.Bytes[b] = (BYTE)(c->scalar_bits2 >> (8 * b));
+        }
+        break;
+    case DML_OPERATOR_CAST:
+        d->u.cast.InputTensor = in[0];
+        d->u.cast.OutputTensor = out[0];
         break;
     case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
         d->u.id.InputTensor = in[0];
