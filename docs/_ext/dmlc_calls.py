@@ -147,6 +147,18 @@ CASES = {
         arrays={"x": _f32("[[1, 5, 5], [7, 0, 7]]")},
         python="dmlc.argmax(x, 1, keepdims=True, select_last_index=True)",
         fields={"AxisCount": 1, "Axes": [1], "AxisDirection": "DML_AXIS_DIRECTION_DECREASING"}),
+    "CAST": dict(
+        arrays={"x": _f32("[1.9, -1.9, 300, -300]")},
+        python="dmlc.cast(x, np.int8)",
+        fields={}),
+    "FILL_VALUE_CONSTANT": dict(
+        arrays={},
+        python='dmlc.fill_constant((2, 3), 2.5, "float32")',
+        fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_FLOAT32", "Value": ("Float32", 2.5)}),
+    "FILL_VALUE_SEQUENCE": dict(
+        arrays={},
+        python='dmlc.fill_sequence((2, 3), 10, -2, "int32")',
+        fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_INT32", "ValueStart": ("Int32", 10), "ValueDelta": ("Int32", -2)}),
 }
 
 _C_TYPES = {"float32": "FLOAT", "float16": "UINT16", "float64": "DOUBLE", "int64": "INT64", "int32": "INT32",

@@ -359,6 +359,43 @@ def argminmax():
     return fig
 
 
+def cast():
+    """CAST: float32 to int8 and uint8, truncation, saturation and NaN to 0."""
+    x = np.array([1.9, -1.9, 300.0, -300.0, np.nan, np.inf, -0.0], np.float32)
+    i8, u8 = dmlc.cast(x, np.int8), dmlc.cast(x, np.uint8)
+
+    def rule(v, lo, hi):  # truncate toward zero, saturate, NaN -> 0
+        if np.isnan(v):
+            return 0
+        return int(min(max(np.trunc(v), lo), hi))
+    assert i8.tolist() == [rule(v, -128, 127) for v in x.tolist()]
+    assert u8.tolist() == [rule(v, 0, 255) for v in x.tolist()]
+    plt = _plt()
+    fig, axes = plt.subplots(3, 1, figsize=(8, 2.8))
+    n = len(x)
+    cols = [[_PALETTE[k % len(_PALETTE)] for k in range(n)]]
+    _grid(axes[0], [[_fmt(v) for v in x]], cols, "x (float32)")
+    _grid(axes[1], [[str(v) for v in i8.tolist()]], cols, "cast(x, int8)")
+    _grid(axes[2], [[str(v) for v in u8.tolist()]], cols, "cast(x, uint8)")
+    fig.suptitle("float to integer: truncate toward zero, saturate, NaN gives 0", fontsize=10)
+    return fig
+
+
+def fill():
+    """FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE on a 3x4 output."""
+    c = dmlc.fill_constant((3, 4), 7, "float32")
+    s = dmlc.fill_sequence((3, 4), 10, -2, "uint8")
+    assert np.array_equal(c, np.full((3, 4), 7, np.float32))
+    assert s.tolist() == [[(10 - 2 * (r * 4 + k)) % 256 for k in range(4)] for r in range(3)]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 2.6))
+    _grid(axes[0], [[_fmt(v) for v in r] for r in c], [[_PALETTE[0]] * 4] * 3, "fill_constant((3, 4), 7, float32)")
+    _grid(axes[1], [[str(v) for v in r] for r in s.tolist()], [[_PALETTE[1]] * 4] * 3,
+          "fill_sequence((3, 4), 10, -2, uint8)")
+    fig.suptitle("element k (row-major) = start + k * delta, integers modulo 2**bits", fontsize=10)
+    return fig
+
+
 FIGURES = {
     "depth_space.png": depth_space,
     "padding_modes.png": padding_modes,
@@ -371,6 +408,8 @@ FIGURES = {
     "gather.png": gather,
     "resample.png": resample,
     "argminmax.png": argminmax,
+    "cast.png": cast,
+    "fill.png": fill,
 }
 
 FAMILY_FIGURE = {
@@ -378,7 +417,7 @@ FAMILY_FIGURE = {
     "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
-    "argminmax": "argminmax.png",
+    "argminmax": "argminmax.png", "cast": "cast.png", "fill": "fill.png",
 }
 
 
