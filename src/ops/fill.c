@@ -87,12 +87,28 @@ SEQ_INT(u32, uint32_t)
 SEQ_INT(u64, uint64_t)
 #undef SEQ_INT
 
-/* (double)k is exact below 2^53: beyond, a tensor this large has no use for FLOAT steps. */
+/* k as a double is exact below 2^53: beyond, a tensor this large has no use for FLOAT steps.
+ * Contiguous runs go in blocks of 2^20: k = base + j with j a 32-bit int, which the vector
+ * units convert (a 64-bit integer has no packed conversion before AVX-512); base + j is the
+ * same exact double as (double)k. */
+#define SEQ_BLOCK ((uint64_t)1 << 20)
 #define SEQ_FLOAT(NAME, T, CONVERT)                                                                        \
     static void seq_##NAME(const seq_state* st, char* out, uint64_t k0, uint64_t n, int64_t stride)       \
     {                                                                                                      \
         T* o = (T*)out;                                                                                    \
         const double s = st->fstart, d = st->fdelta;                                                       \
+        if (stride == 1) {                                                                                 \
+            for (uint64_t b = 0; b < n; b += SEQ_BLOCK) {                                                  \
+                const double base = (double)(k0 + b);                                                      \
+                const int32_t m = (int32_t)(n - b < SEQ_BLOCK ? n - b : SEQ_BLOCK);                        \
+                T* ob = o + b;                                                                             \
+                for (int32_t j = 0; j < m; ++j) {                                                          \
+                    const double p = (base + (double)j) * d;                                               \
+                    ob[j] = CONVERT(p + s);                                                                \
+                }                                                                                          \
+            }                                                                                              \
+            return;                                                                                        \
+        }                                                                                                  \
         for (uint64_t i = 0; i < n; ++i) {                                                                 \
             const double p = (double)(k0 + i) * d;                                                         \
             o[(int64_t)i * stride] = CONVERT(p + s);                                                       \
@@ -106,6 +122,7 @@ SEQ_FLOAT(f16, uint16_t, dmlc_double_to_half_inline)
 #undef SEQ_TO_F64
 #undef SEQ_TO_F32
 #undef SEQ_FLOAT
+#undef SEQ_BLOCK
 
 /* Elements [begin, end) in row-major order: packed, one run; else from the coordinates of
  * begin, innermost rows one at a time. */
@@ -202,13 +219,50 @@ static void seq_plan(seq_state* st, const fill_args* a, const dmlc_tensor* out)
 typedef struct const_state {
     dmlc_copy_plan plan;
     uint64_t value; /* the union's bytes: the low itemsize ones are the element */
+    int packed;     /* the plan is one contiguous run: filled by plain stores, on the threads */
 } const_state;
+
+typedef struct const_job {
+    const const_state* st;
+    char* out;
+} const_job;
+
+#define CONST_FILL(NAME, T)                                                                                \
+    static void const_fill_##NAME(char* out, const void* value, uint64_t begin, uint64_t end)            \
+    {                                                                                                      \
+        T v, *o = (T*)out;                                                                                 \
+        memcpy(&v, value, sizeof v);                                                                       \
+        for (uint64_t i = begin; i < end; ++i) o[i] = v;                                                   \
+    }
+CONST_FILL(u8, uint8_t)
+CONST_FILL(u16, uint16_t)
+CONST_FILL(u32, uint32_t)
+CONST_FILL(u64, uint64_t)
+#undef CONST_FILL
+
+static void const_range(void* ctx, uint64_t begin, uint64_t end)
+{
+    const const_job* job = (const const_job*)ctx;
+    switch (job->st->plan.elem_size) {
+    case 1: const_fill_u8(job->out, &job->st->value, begin, end); break;
+    case 2: const_fill_u16(job->out, &job->st->value, begin, end); break;
+    case 4: const_fill_u32(job->out, &job->st->value, begin, end); break;
+    default: const_fill_u64(job->out, &job->st->value, begin, end); break;
+    }
+}
 
 static void const_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const const_state* st = (const const_state*)op->state;
+    const_job job;
     (void)in;
-    dmlc_copy_run(&st->plan, out[0], &st->value);
+    if (!st->packed) {
+        dmlc_copy_run(&st->plan, out[0], &st->value);
+        return;
+    }
+    job.st = st;
+    job.out = (char*)out[0];
+    dmlc_parallel_for(op->outputs[0].count, op->outputs[0].count * st->plan.elem_size, const_range, &job);
 }
 
 static void const_plan(const_state* st, const fill_args* a, const dmlc_tensor* out)
@@ -222,6 +276,9 @@ static void const_plan(const_state* st, const fill_args* a, const dmlc_tensor* o
     }
     dmlc_copy_plan_init(&st->plan, out->elem_size, out->ndim, sizes, ds, ss);
     memcpy(&st->value, a->start.Bytes, sizeof st->value); /* every member starts at byte 0 */
+    /* One element, or every element one step after the last: the zero-stride source merged
+     * into a single run. */
+    st->packed = st->plan.ndim == 0 || (st->plan.ndim == 1 && st->plan.dst_strides[0] == 1);
 }
 
 /* ---- Entry points ------------------------------------------------------------------------- */
