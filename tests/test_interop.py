@@ -95,6 +95,9 @@ CALLS = {
     "tile": (lambda d: {"x": data((2, 3), d)}, lambda a, **kw: dmlc.tile(a["x"], [2, 3], **kw)),
     "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
+    "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
+    "argmin": (lambda d: {"x": data((3, 4, 5), d)},
+               lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),
 }
 # (function, argument) for every array argument of every public function.
 ARGUMENTS = [(name, arg) for name, (inputs, _) in CALLS.items() for arg in inputs(np.float32)]
@@ -251,7 +254,7 @@ def test_torch_input_is_not_copied():
 @pytest.mark.parametrize("name", CALLS)
 def test_torch_out(name):
     import torch
-    check_out(name, lambda w: torch.full(w.shape, -7.0, dtype=torch.float32), lambda o: o.numpy())
+    check_out(name, lambda w: torch.from_numpy(np.full(w.shape, -7, w.dtype)), lambda o: o.numpy())
 
 
 @pytest.mark.parametrize("name", CALLS)
