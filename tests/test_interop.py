@@ -103,6 +103,9 @@ CALLS = {
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
     "gather": (lambda d: {"x": data((4, 5, 3), d), "indices": GATHER_INDICES},
                lambda a, **kw: dmlc.gather(a["x"], a["indices"], 1, **kw)),
+    "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
+    "argmin": (lambda d: {"x": data((3, 4, 5), d)},
+               lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),
 }
 # (function, argument) for every array argument of every public function.
 ARGUMENTS = [(name, arg) for name, (inputs, _) in CALLS.items() for arg in inputs(np.float32)]

@@ -43,7 +43,8 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
-           "tile", "gather", "resample", "cast", "from_npy", "to_npy"]
+           "tile", "gather", "resample", "cast", "argmax", "argmin",
+           "from_npy", "to_npy"]
 
 
 def __dir__():
@@ -1228,3 +1229,141 @@ def resample(x, *, scales=None, size=None, mode="nearest", coordinate_transforma
     name = f"dmlc-resample-{tokenize(x, mode_v, rounding, sc, ins, outs, out_shape)}"
     layers = region_layers(x, name, out_chunks, plan, _resample_block)
     return new_array(layers, [x], name, out_chunks, x.dtype)
+
+
+
+# ---------------------------------------------------------------------------------------
+# argmax, argmin: a tree reduction of per-block (value, global index) pairs
+
+def _arg_struct(dtype):
+    return np.dtype([("v", dtype), ("i", np.int64)])
+
+
+def _arg_block(block, axes, greatest, last, shape, block_info=None):
+    """The block's winner per kept position, its index made global (row-major over the
+    reduced axes of the whole array), the reduced axes kept with size 1."""
+    nd = block.ndim
+    kept = [a for a in range(nd) if a not in axes]
+    out_shape = [1 if a in axes else block.shape[a] for a in range(nd)]
+    out = np.empty(out_shape, _arg_struct(block.dtype))
+    if block.size == 0:
+        return out
+    fn = dmlc.argmax if greatest else dmlc.argmin
+    local = fn(block, axes, keepdims=True, select_last_index=last).reshape(-1)
+    flat = np.transpose(block, kept + list(axes)).reshape(-1, math.prod(block.shape[a] for a in axes))
+    out["v"] = np.take_along_axis(flat, local[:, None], 1).reshape(out_shape)
+    coords = np.unravel_index(local, [block.shape[a] for a in axes])
+    starts = [block_info[0]["array-location"][a][0] for a in axes]
+    out["i"] = np.ravel_multi_index([c + s for c, s in zip(coords, starts)], [shape[a] for a in axes]).reshape(out_shape)
+    return out
+
+
+def _arg_pick(x, axis, greatest, last):
+    """Of the candidates along `axis` (a tuple), per kept position: the greatest (least) value
+    in dmlc's order, of equal values the least (greatest, with last) global index."""
+    nd = x.ndim
+    kept = [a for a in range(nd) if a not in axis]
+    out_shape = [1 if a in axis else x.shape[a] for a in range(nd)]
+    out = np.empty(out_shape, x.dtype)
+    if x.size == 0:
+        return out
+    flat = np.transpose(x, kept + list(axis)).reshape(-1, math.prod(x.shape[a] for a in axis))
+    v, i = flat["v"], flat["i"]
+    pos = (dmlc.argmax if greatest else dmlc.argmin)(v, -1, keepdims=True)
+    best = np.take_along_axis(v, pos, 1)
+    eq = v == best
+    if v.dtype.kind == "f":
+        eq |= np.isnan(v) & np.isnan(best)
+    idx = np.where(eq, i, -1).max(1) if last else np.where(eq, i, np.iinfo(np.int64).max).min(1)
+    out["v"] = best.reshape(out_shape)
+    out["i"] = idx.reshape(out_shape)
+    return out
+
+
+def _arg_combine(x, axis, keepdims, greatest, last):
+    return _arg_pick(x, axis, greatest, last)
+
+
+def _arg_chunk(x, axis, keepdims):
+    return x  # the blocks are already one pair per chunk along the reduced axes
+
+
+def _arg_indices(pairs, indices_dtype):
+    return pairs["i"].astype(indices_dtype)
+
+
+def _arg(x, axis, keepdims, select_last_index, indices_dtype, fname):
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    fn = dmlc.argmax if fname == "argmax" else dmlc.argmin
+    _check_arguments(fn, _stand_in(x), axis, keepdims=keepdims, select_last_index=select_last_index,
+                     indices_dtype=indices_dtype)
+    nd = x.ndim
+    if axis is None:
+        axes = tuple(range(nd))
+    elif hasattr(axis, "__index__"):
+        axes = (_normalize_axis(axis, nd),)
+    else:
+        axes = tuple(sorted(_normalize_axis(a, nd) for a in axis))
+    idt = np.dtype(indices_dtype)
+    reduced = math.prod(x.shape[a] for a in axes)
+    if idt.itemsize == 4 and reduced - 1 > np.iinfo(idt).max:  # the core's check, made here for the whole array
+        raise ValueError(f"DML_OPERATOR_{fname.upper()}: OutputTensor.DataType is {idt.name.upper()}, which cannot "
+                         f"hold index {reduced - 1} (the reduced element count {reduced} - 1)")
+    greatest = fname == "argmax"
+    out_shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape) if keepdims or a not in axes)
+    if x.size == 0:
+        return da.empty(out_shape, dtype=idt)
+    partial = x.map_blocks(_arg_block, axes, greatest, bool(select_last_index), x.shape,
+                           dtype=_arg_struct(x.dtype),
+                           chunks=tuple((1,) * len(c) if a in axes else c for a, c in enumerate(x.chunks)),
+                           meta=np.empty((0,) * nd, _arg_struct(x.dtype)))
+    pick = functools.partial(_arg_combine, greatest=greatest, last=bool(select_last_index))
+    pairs = da.reduction(partial, _arg_chunk, pick, axis=axes, keepdims=True, dtype=_arg_struct(x.dtype), combine=pick,
+                         concatenate=True, meta=np.empty((0,) * nd, _arg_struct(x.dtype)))
+    indices = pairs.map_blocks(_arg_indices, idt, dtype=idt, meta=np.empty((0,) * nd, idt))
+    return indices if keepdims else da.squeeze(indices, axis=axes)
+
+
+def argmax(x, axis=None, *, keepdims=False, select_last_index=False, indices_dtype="int64"):
+    """:func:`dmlc.argmax` on a Dask array: the index of the greatest element over `axis`.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    axis, keepdims, select_last_index, indices_dtype
+        As :func:`dmlc.argmax` (None: all axes, the flat index; a tuple: row-major over them).
+
+    Returns
+    -------
+    dask.array.Array of ``indices_dtype``
+
+    Notes
+    -----
+    A tree reduction: each block gives, per kept position, its winner's value and index
+    (made global: row-major over the reduced axes of the whole array); the pairs are then
+    combined by dmlc's order (NaN above +inf, -0 equal to +0), equal values by the smaller
+    index (the larger with ``select_last_index``), so the result is the in-memory one for
+    every chunking.  Chunks of the kept axes stay.  Argument errors are raised here, with
+    the in-memory messages.
+    """
+    return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmax")
+
+
+def argmin(x, axis=None, *, keepdims=False, select_last_index=False, indices_dtype="int64"):
+    """:func:`dmlc.argmin` on a Dask array: the index of the least element over `axis`.
+
+    As :func:`argmax` with the least element (a NaN's index only when all are NaN).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+    axis, keepdims, select_last_index, indices_dtype
+        As :func:`dmlc.argmin`.
+
+    Returns
+    -------
+    dask.array.Array of ``indices_dtype``
+    """
+    return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmin")
