@@ -93,6 +93,9 @@ CALLS = {
     "slice": (lambda d: {"x": data((3, 5, 6), d)},
               lambda a, **kw: dmlc.slice(a["x"], [1, 0, 2], [2, 5, 3], [1, -2, 2], **kw)),
     "tile": (lambda d: {"x": data((2, 3), d)}, lambda a, **kw: dmlc.tile(a["x"], [2, 3], **kw)),
+    "resample": (lambda d: {"x": data((2, 3, 4), d)},
+                 lambda a, **kw: dmlc.resample(a["x"], scales=[1, 2, 0.5], **kw)),
+    "upsample_2d": (lambda d: {"x": data((1, 2, 3, 4), d)}, lambda a, **kw: dmlc.upsample_2d(a["x"], (2, 3), **kw)),
     "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
 }
@@ -103,7 +106,8 @@ ARG_IDS = [f"{name}-{arg}" for name, arg in ARGUMENTS]
 
 def test_every_public_function_is_covered():
     public = {n for n in dmlc.__all__ if callable(getattr(dmlc, n)) and not n.startswith(("get_", "set_"))
-              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode")}
+              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode",
+                            "InterpolationMode", "AxisDirection")}
     assert public == set(CALLS)
 
 
