@@ -4,7 +4,7 @@ already normalised (one scale and two offsets per axis, the output shape) and ru
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_UPSAMPLE_2D_OPERATOR_DESC,
                          DML_OPERATOR_RESAMPLE2, DML_OPERATOR_UPSAMPLE_2D, DML_INTERPOLATION_MODE,
-                         DML_AXIS_DIRECTION, DML_TENSOR_DESC, FLOAT, UINT, as_input, as_output, bind, dml_type_of, execute,
+                         DML_AXIS_DIRECTION, DML_TENSOR_DESC, FLOAT, UINT, as_input, as_ndarray, as_output, bind, dml_type_of, execute,
                          finish_output, may_overlap)
 
 cnp.import_array()
@@ -23,6 +23,13 @@ cdef object run(cnp.ndarray a, int dml_type, DML_OPERATOR_DESC* op, Tensor* tin,
     slot[0] = &tout.desc
     execute(op, 1, &tin.binding, 1, &tout.binding)
     return finish_output(result, out)
+
+
+def input_of(x):
+    """x as an ndarray by the binding's one input path (DLPack, the array interface, the
+    buffer protocol, array-likes; a device tensor refused), for the shape and dtype the
+    argument rules need before the call."""
+    return as_ndarray(x, "x")
 
 
 def resample2(x, int mode, int rounding, scales, input_offsets, output_offsets, tuple shape, out):

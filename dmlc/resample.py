@@ -191,10 +191,10 @@ def resample(x: ArrayLike, *, scales: Optional[Sequence[float]] = None, size: Op
            [3, 3, 4, 4]])
     """
     fname = "resample"
-    a = np.asarray(x) if not hasattr(x, "shape") else x
+    a = _resample.input_of(x)
     m, direction, s_out, in_off, out_off, size = _desc_args(tuple(a.shape), a.dtype, scales, size, mode,
                                                             coordinate_transformation, nearest_rounding, fname)
-    return _resample.resample2(x, m, direction, s_out, in_off, out_off, size, out)
+    return _resample.resample2(a, m, direction, s_out, in_off, out_off, size, out)
 
 
 def upsample_2d(x: ArrayLike, scale: Union[int, Sequence[int]], *, mode: Union[str, InterpolationMode] = "nearest",
@@ -226,7 +226,7 @@ def upsample_2d(x: ArrayLike, scale: Union[int, Sequence[int]], *, mode: Union[s
     array([1.  , 1.25, 1.75, 2.  ], dtype=float32)
     """
     fname = "upsample_2d"
-    a = np.asarray(x) if not hasattr(x, "shape") else x
+    a = _resample.input_of(x)
     shape = tuple(a.shape)
     if len(shape) not in (4, 5):
         raise ValueError(f"{fname}: x has {len(shape)} dimensions, expected 4 or 5 (N, C, [D,] H, W)")
@@ -238,4 +238,4 @@ def upsample_2d(x: ArrayLike, scale: Union[int, Sequence[int]], *, mode: Union[s
     for i, v in enumerate(size):
         if v > 0xFFFFFFFF:
             raise ValueError(f"{fname}: the output's axis {i} would have {v} elements, at most 4294967295")
-    return _resample.upsample2d(x, m, h, w, size, out)
+    return _resample.upsample2d(a, m, h, w, size, out)

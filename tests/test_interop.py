@@ -99,6 +99,9 @@ CALLS = {
     "cast": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.cast(a["x"], np.int16, **kw)),
     "fill_constant": (lambda d: {}, lambda a, **kw: dmlc.fill_constant((2, 3), -2.5, np.float32, **kw)),
     "fill_sequence": (lambda d: {}, lambda a, **kw: dmlc.fill_sequence((2, 3), 1, 2, np.float32, **kw)),
+    "resample": (lambda d: {"x": data((2, 3, 4), d)},
+                 lambda a, **kw: dmlc.resample(a["x"], scales=[1, 2, 0.5], **kw)),
+    "upsample_2d": (lambda d: {"x": data((1, 2, 3, 4), d)}, lambda a, **kw: dmlc.upsample_2d(a["x"], (2, 3), **kw)),
     "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
     "gather": (lambda d: {"x": data((4, 5, 3), d), "indices": GATHER_INDICES},
@@ -114,7 +117,8 @@ ARG_IDS = [f"{name}-{arg}" for name, arg in ARGUMENTS]
 
 def test_every_public_function_is_covered():
     public = {n for n in dmlc.__all__ if callable(getattr(dmlc, n)) and not n.startswith(("get_", "set_"))
-              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode")}
+              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode",
+                            "InterpolationMode", "AxisDirection")}
     assert public == set(CALLS)
 
 
