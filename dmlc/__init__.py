@@ -37,7 +37,7 @@ if _core.library_version() != _core.HEADER_VERSION:
 from dmlc._core import get_num_threads, set_num_threads  # noqa: E402
 from dmlc._pool import (get_output_pool_limit, output_pool_info, release_output_pool,  # noqa: E402
                         set_output_pool_limit)
-from dmlc._enums import DepthSpaceOrder, PaddingMode  # noqa: E402
+from dmlc._enums import AxisDirection, DepthSpaceOrder, InterpolationMode, PaddingMode  # noqa: E402
 from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
 from dmlc.max_unpooling import max_unpool  # noqa: E402
@@ -47,6 +47,11 @@ from dmlc.split_join import join, split  # noqa: E402
 from dmlc.element_wise_identity import identity  # noqa: E402
 from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
+from dmlc.gather import gather  # noqa: E402
+from dmlc.resample import resample, upsample_2d  # noqa: E402
+from dmlc.argminmax import argmax, argmin  # noqa: E402
+from dmlc.cast import cast  # noqa: E402
+from dmlc.fill import fill_constant, fill_sequence  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -86,6 +91,10 @@ __all__ = [
     "max_pool",
     "identity", "slice", "tile",
     "max_unpool", "avg_pool",
+    "gather",
+    "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
+    "argmax", "argmin",
+    "cast", "fill_constant", "fill_sequence",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

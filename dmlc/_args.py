@@ -57,3 +57,58 @@ def check_out(out, shape, dtype):
     if not out.flags.writeable:
         raise ValueError("out is read-only")
     return out
+
+
+def axis_of(axis, ndim, fname, argname="axis"):
+    """axis as an int in [0, ndim), counted from the end when negative; TypeError for a
+    non-int (bool included), ValueError outside [-ndim, ndim)."""
+    a = index_of(axis, fname, argname)
+    if not -ndim <= a < ndim:
+        raise ValueError(f"{fname}: {argname} is {a}, expected {-ndim} to {ndim - 1} (x has {ndim} dimensions)")
+    return a + ndim if a < 0 else a
+
+
+def flag_of(value, fname, argname):
+    """A bool argument: True/False (or NumPy's bool); anything else is a TypeError."""
+    if value is True or value is False:
+        return value
+    import numpy as np
+    if isinstance(value, np.bool_):
+        return bool(value)
+    raise TypeError(f"{fname}: {argname} must be a bool, not {type(value).__name__}")
+
+
+_INDEX_DTYPES = ("int64", "int32", "uint64", "uint32")
+
+
+def indices_dtype_of(value, fname, argname="indices_dtype"):
+    """The NumPy dtype of an index output: "int64", "int32", "uint64", "uint32" or those
+    dtypes; TypeError for what is not a dtype, ValueError for another dtype."""
+    import numpy as np
+    if isinstance(value, bool) or value is None:
+        raise TypeError(f"{fname}: {argname} must be a dtype, not {type(value).__name__}")
+    try:
+        dt = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"{fname}: {argname} must be a dtype, not {type(value).__name__}") from None
+    if dt.name not in _INDEX_DTYPES or not dt.isnative:
+        raise ValueError(f"{fname}: {argname} is {dt}, expected int64, int32, uint64 or uint32")
+    return dt
+# The eleven dtypes of DirectML's tensors (the core's src/dtypes.def has the same list).
+_DTYPE_CHARS = frozenset("efdbhilqBHILQ")
+
+
+def dtype_arg(dtype, fname, argname="dtype"):
+    """dtype as a native-order numpy.dtype of the eleven dmlc supports (anything np.dtype()
+    accepts: "f2", np.float16, "int64"...); bool, complex and unknown names are a TypeError."""
+    import numpy as np
+    if dtype is None:
+        raise TypeError(f"{fname}: {argname} must name one of dmlc's dtypes, not None")
+    try:
+        dt = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{fname}: {argname} {dtype!r} is not a NumPy dtype") from None
+    if dt.char not in _DTYPE_CHARS or dt.itemsize > 8:
+        raise TypeError(f"{fname}: {argname} is {dt}, which dmlc does not support (expected float16, float32, "
+                        f"float64, int8, int16, int32, int64, uint8, uint16, uint32 or uint64)")
+    return dt.newbyteorder("=")

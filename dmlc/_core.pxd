@@ -29,6 +29,7 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_MAX_POOLING2
         DML_OPERATOR_MAX_UNPOOLING
         DML_OPERATOR_AVERAGE_POOLING1
+        DML_OPERATOR_GATHER
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -125,6 +126,27 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* OutputTensor
         const DML_SCALE_BIAS* ScaleBias
 
+    # CAST, fills, diagonals.
+    const DML_OPERATOR_TYPE DML_OPERATOR_CAST
+
+    ctypedef struct DML_CAST_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+
+    const DML_OPERATOR_TYPE DML_OPERATOR_FILL_VALUE_CONSTANT
+    const DML_OPERATOR_TYPE DML_OPERATOR_FILL_VALUE_SEQUENCE
+
+    ctypedef struct DML_FILL_VALUE_CONSTANT_OPERATOR_DESC:
+        const DML_TENSOR_DESC* OutputTensor
+        DML_TENSOR_DATA_TYPE ValueDataType
+        DML_SCALAR_UNION Value
+
+    ctypedef struct DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC:
+        const DML_TENSOR_DESC* OutputTensor
+        DML_TENSOR_DATA_TYPE ValueDataType
+        DML_SCALAR_UNION ValueStart
+        DML_SCALAR_UNION ValueDelta
+
     ctypedef struct DML_SLICE1_OPERATOR_DESC:
         const DML_TENSOR_DESC* InputTensor
         const DML_TENSOR_DESC* OutputTensor
@@ -153,6 +175,44 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* InputTensor
         const DML_TENSOR_DESC* IndicesTensor
         const DML_TENSOR_DESC* OutputTensor
+
+    ctypedef struct DML_GATHER_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+        UINT IndexDimensions
+    # RESAMPLE2, UPSAMPLE_2D
+    const DML_OPERATOR_TYPE DML_OPERATOR_RESAMPLE2
+    const DML_OPERATOR_TYPE DML_OPERATOR_UPSAMPLE_2D
+    ctypedef int DML_INTERPOLATION_MODE
+    ctypedef int DML_AXIS_DIRECTION
+    ctypedef struct DML_SIZE_2D:
+        UINT Width
+        UINT Height
+    ctypedef struct DML_UPSAMPLE_2D_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_SIZE_2D ScaleSize
+        DML_INTERPOLATION_MODE InterpolationMode
+    ctypedef struct DML_RESAMPLE2_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_INTERPOLATION_MODE InterpolationMode
+        DML_AXIS_DIRECTION RoundingDirection
+        UINT DimensionCount
+        const FLOAT* Scales
+        const FLOAT* InputPixelOffsets
+        const FLOAT* OutputPixelOffsets
+    # ARGMIN, ARGMAX
+    const DML_OPERATOR_TYPE DML_OPERATOR_ARGMIN
+    const DML_OPERATOR_TYPE DML_OPERATOR_ARGMAX
+    ctypedef struct DML_ARGMAX_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT AxisCount
+        const UINT* Axes
+        DML_AXIS_DIRECTION AxisDirection
 
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer
@@ -218,6 +278,8 @@ cdef bint input_ready(object x)
 # or a member of cls by one lookup, anything else through dmlc._enums.enum_value and its
 # messages.
 cdef int enum_arg(object value, dict table, object cls, str fname, str argname) except -1
+# axis (a Python int of any size) as 0 to nd - 1; ValueError naming fname outside -nd to nd - 1.
+cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
 # The array the core writes: out itself (or a view of its memory when out is a DLPack,
@@ -235,13 +297,14 @@ cdef tuple infer_shape(const DML_OPERATOR_DESC* desc, UINT flags, UINT nslots, U
 # Output shapes come from the core (flags: DMLC_INFER_FLAGS); outputs are out0/out1 or
 # new arrays of x's dtype / dtype1 (dtype1 None: slot 1 stays unbound).  Returns the
 # result, or the pair of results with dtype1.
+# dtype0: out0's dtype where it is not x's (CAST).
 # in_place: the operator is element-wise and may read x where it writes out0 (as DirectML
 # allows ELEMENT_WISE_IDENTITY): an out0 that is exactly x's memory and layout is bound as
 # it is instead of reading from a copy of x.
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
                       const DML_TENSOR_DESC** slot1=*, object dtype1=*, object out1=*, str fname=*,
-                      bint in_place=*)
+                      bint in_place=*, object dtype0=*)
 # values (one int for all axes, or a sequence of n) into out[0:n], each minimum to 2**32-1;
 # ValueError/TypeError name fname, argname and the axes (per: "dimension", "spatial axis").
 cdef int uints_per_axis(object values, int n, str fname, str argname, str per, UINT minimum, UINT* out) except -1

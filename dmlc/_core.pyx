@@ -6,6 +6,7 @@ arithmetic, which lives in the C core.
 """
 import numpy as np
 cimport numpy as cnp
+from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.stdint cimport uintptr_t
 
 from dmlc._args import index_of
@@ -81,9 +82,9 @@ cdef extern from *:
         unsigned field_count
         const dmlc_field* fields
     const dmlc_schema* dmlc_schema_find(DML_OPERATOR_TYPE type)
-    unsigned DMLC_SCHEMA_IN_PLACE, DMLC_SCHEMA_INFER_READS_OUTPUTS
+    unsigned DMLC_SCHEMA_IN_PLACE, DMLC_SCHEMA_INFER_READS_OUTPUTS, DMLC_SCHEMA_SIGNED_INDICES
     unsigned DMLC_FIELD_OPTIONAL, DMLC_FIELD_INDICES, DMLC_FIELD_RANK, DMLC_FIELD_SPATIAL
-    unsigned DMLC_TYPES_INDEX
+    unsigned DMLC_TYPES_INDEX, DMLC_TYPES_SIGNED_INDEX
 
 # Names of schema.h's enums and flags, in their values' order.
 SCHEMA_KINDS = ("input", "output", "attr")
@@ -107,7 +108,8 @@ cdef tuple _schema_entry(const dmlc_schema* s):
                        f.count_name.decode() if f.count_name != NULL else None, f.offset, f.size))
     return (s.name.decode()[len("DML_OPERATOR_"):], s.type,
             _flag_names(s.flags, ((DMLC_SCHEMA_IN_PLACE, "in_place"),
-                                  (DMLC_SCHEMA_INFER_READS_OUTPUTS, "infer_reads_outputs"))),
+                                  (DMLC_SCHEMA_INFER_READS_OUTPUTS, "infer_reads_outputs"),
+                                  (DMLC_SCHEMA_SIGNED_INDICES, "signed_indices"))),
             s.types, s.size, tuple(fields))
 
 
@@ -120,6 +122,8 @@ SCHEMA = tuple(_schema_entry(dmlc_schema_find(<DML_OPERATOR_TYPE>_v)) for _v in 
                if dmlc_schema_find(<DML_OPERATOR_TYPE>_v) != NULL)
 #: DMLC_TYPES_INDEX: the index tensors' types, as a bit set.
 SCHEMA_INDEX_TYPES = DMLC_TYPES_INDEX
+#: DMLC_TYPES_SIGNED_INDEX: those of operators flagged "signed_indices" (the gathers, scatters).
+SCHEMA_SIGNED_INDEX_TYPES = DMLC_TYPES_SIGNED_INDEX
 
 
 def schema_dtypes(name):
@@ -316,6 +320,19 @@ cdef int enum_arg(object value, dict table, object cls, str fname, str argname) 
     return v
 
 
+cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1:
+    """axis (a Python int of any size) as 0 to nd - 1; ValueError naming fname outside -nd to nd - 1."""
+    cdef int overflow = 0
+    cdef long v
+    if type(axis) is int:  # the common case in C; big ints and int subclasses below
+        v = PyLong_AsLongAndOverflow(axis, &overflow)
+        if not overflow and -nd <= v < nd:
+            return v + nd if v < 0 else v
+    if axis < -nd or axis >= nd:
+        raise ValueError(f"{fname}: axis is {axis}, expected -{nd} to {nd - 1} for arrays of {nd} dimensions")
+    return axis + nd if axis < 0 else axis
+
+
 cdef cnp.ndarray as_ndarray(object x, str name):
     if cnp.PyArray_Check(x):
         return <cnp.ndarray>x
@@ -495,7 +512,7 @@ cdef cnp.ndarray new_output(object out, const DMLC_TENSOR_SIZES* s, cnp.ndarray 
 cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndarray x, int dml_type,
                       UINT nslots, const DML_TENSOR_DESC** slot0, object out0,
                       const DML_TENSOR_DESC** slot1=NULL, object dtype1=None, object out1=None, str fname="",
-                      bint in_place=False):
+                      bint in_place=False, object dtype0=None):
     cdef DMLC_TENSOR_SIZES sizes[2]
     cdef DMLC_BUFFER_BINDING outs[2]
     cdef Tensor tout0, tout1
@@ -508,7 +525,7 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
     hr = dmlcInferOutputSizes(desc, flags, nslots, sizes)
     if hr < 0:
         raise_hr(hr)
-    r0 = new_output(out0, &sizes[0], x, None, "out")
+    r0 = new_output(out0, &sizes[0], x, dtype0, "out")
     if dtype1 is not None:
         r1 = new_output(out1, &sizes[1], x, dtype1, "out indices")
     if cnp.PyArray_SIZE(r0) == 0:
@@ -521,7 +538,7 @@ cdef object run_unary(DML_OPERATOR_DESC* desc, UINT flags, Tensor* tin, cnp.ndar
         bind(tin, x, dml_type)
     if r1 is not None and may_overlap(r0, r1):
         raise ValueError(f"{fname}: the values and indices outputs share memory")
-    bind(&tout0, r0, dml_type)
+    bind(&tout0, r0, dml_type if dtype0 is None else dml_type_of(r0, "out"))
     slot0[0] = &tout0.desc
     outs[0] = tout0.binding
     outs[1].Buffer = NULL

@@ -1,7 +1,7 @@
 """DirectML's enums as Python IntEnums, and the one parser every function uses for them."""
 import enum
 
-__all__ = ["DepthSpaceOrder", "PaddingMode", "parse_enum", "enum_value", "spellings"]
+__all__ = ["AxisDirection", "DepthSpaceOrder", "InterpolationMode", "PaddingMode", "parse_enum", "enum_value", "spellings"]
 
 
 class DepthSpaceOrder(enum.IntEnum):
@@ -21,8 +21,24 @@ class PaddingMode(enum.IntEnum):
     WRAP = 4
 
 
-_PREFIX = {DepthSpaceOrder: "DML_DEPTH_SPACE_ORDER_", PaddingMode: "DML_PADDING_MODE_"}
+class InterpolationMode(enum.IntEnum):
+    """DML_INTERPOLATION_MODE."""
+
+    NEAREST_NEIGHBOR = 0
+    LINEAR = 1
+
+
+class AxisDirection(enum.IntEnum):
+    """DML_AXIS_DIRECTION."""
+
+    INCREASING = 0
+    DECREASING = 1
+
+
+_PREFIX = {DepthSpaceOrder: "DML_DEPTH_SPACE_ORDER_", PaddingMode: "DML_PADDING_MODE_",
+           InterpolationMode: "DML_INTERPOLATION_MODE_", AxisDirection: "DML_AXIS_DIRECTION_"}
 _ALIASES = {
+    InterpolationMode: {"nearest": 0, "bilinear": 1, "trilinear": 1},
     DepthSpaceOrder: {"dcr": 0, "crd": 1},
     PaddingMode: {"reflect": 2},
 }

@@ -12,11 +12,11 @@ _FLOAT_FORMATS = {2: "=e", 4: "=f", 8: "=d"}
 _ZEROS = {1: b"\0", 2: b"\0" * 2, 4: b"\0" * 4, 8: b"\0" * 8}
 
 
-def _real(value):
+def _real(value, fname="pad"):
     """value as a Python int or float (exact for integers), else TypeError."""
     if isinstance(value, (np.ndarray, np.generic)):
         if np.ndim(value) != 0:
-            raise TypeError(f"pad: value must be a real number, not an array of shape {np.shape(value)}")
+            raise TypeError(f"{fname}: value must be a real number, not an array of shape {np.shape(value)}")
         value = value.item()
     if isinstance(value, numbers.Integral):
         return int(value)  # bool: 0 or 1, as NumPy
@@ -24,10 +24,10 @@ def _real(value):
         # float, or Fraction/Decimal, which truncation must see exactly, not as a float.
         f = float(value)
         return value if math.isfinite(f) else f
-    raise TypeError(f"pad: value must be a real number, not {type(value).__name__}")
+    raise TypeError(f"{fname}: value must be a real number, not {type(value).__name__}")
 
 
-def value_bytes(value, dtype):
+def value_bytes(value, dtype, fname="pad"):
     """The padding value as dtype's bytes, converted as the C core converts PADDING's
     FLOAT: integers truncate toward zero and saturate to the type's range, NaN gives 0;
     floats round to nearest even (overflowing to infinity).  Python ints are used exactly,
@@ -41,7 +41,7 @@ def value_bytes(value, dtype):
     elif isinstance(value, np.generic) and value.dtype == dtype:
         return value.tobytes()  # already x's type: its bits exactly (a float16 NaN payload, say)
     else:
-        v = _real(value)
+        v = _real(value, fname)
     if dtype.kind == "f":
         if not isinstance(v, float):
             try:

@@ -17,29 +17,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 cimport numpy as cnp
-from cpython.long cimport PyLong_AsLongAndOverflow
 from libc.stdlib cimport malloc, free
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_SPLIT_OPERATOR_DESC, DML_JOIN_OPERATOR_DESC,
                          DML_OPERATOR_SPLIT, DML_OPERATOR_JOIN, DML_TENSOR_DESC, DMLC_BUFFER_BINDING,
                          DMLC_TENSOR_SIZES, HRESULT, UINT, as_input, as_output, finish_output, bind, dml_type_of,
-                         dmlcInferOutputSizes, execute, input_ready, may_overlap, raise_hr)
+                         dmlcInferOutputSizes, execute, input_ready, may_overlap, normalize_axis, raise_hr)
 from dmlc._pool cimport new_array
 from dmlc._args import index_of
 
 cnp.import_array()
-
-cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1:
-    """axis (a Python int of any size) as 0 to nd - 1."""
-    cdef int overflow = 0
-    cdef long v
-    if type(axis) is int:  # the common case in C; big ints and int subclasses below
-        v = PyLong_AsLongAndOverflow(axis, &overflow)
-        if not overflow and -nd <= v < nd:
-            return v + nd if v < 0 else v
-    if axis < -nd or axis >= nd:
-        raise ValueError(f"{fname}: axis is {axis}, expected -{nd} to {nd - 1} for arrays of {nd} dimensions")
-    return axis + nd if axis < 0 else axis
-
 
 cdef int check_ndim(int nd, str what, str fname) except -1:
     if nd < 1 or nd > 8:

@@ -244,6 +244,12 @@ def _uint32_list(value, path):
     return [_uint32(v, _index(path, i)) for i, v in enumerate(value)]
 
 
+def _float_list(value, path):
+    if not isinstance(value, list):
+        raise ModelError(path, f"expected an array of numbers, got {_show(value)}")
+    return [_float(v, _index(path, i)) for i, v in enumerate(value)]
+
+
 def _int32_list(value, path):
     """A `const INT*` field (SLICE1's InputWindowStrides), as DxDispatch's ParseInt32Array."""
     if not isinstance(value, list):
@@ -647,6 +653,16 @@ def _mixed_list(values, path):
 
 # ---- Operator descs, built from the header's declarations ---------------------------------
 
+def _union_type_field(struct, fname):
+    """The field giving the type of the DML_SCALAR_UNION field fname of struct (src/schema.def
+    says which); fname + "DataType" for a desc the schema lacks."""
+    from dmlc import schema
+    for op in schema.operators():
+        if op.struct == struct:
+            return op.field(fname).typed_by
+    return fname + "DataType"
+
+
 def operator_struct(op_name):
     """The desc struct of DML_OPERATOR_X (DML_X_OPERATOR_DESC), or None when the header does
     not declare it (dmlc does not implement the operator)."""
@@ -703,6 +719,15 @@ class _Builder:
     def uints(self, values, ctype="UINT"):
         # An empty array is NULL, as DxDispatch's AsPointer makes it.
         return self.new(f"{ctype}[]", values) if values else ffi.NULL
+
+    def struct_value(self, value, ctype, path):
+        """A struct of UINT fields by value (DML_SIZE_2D) from a JSON object naming each."""
+        obj = _object(value, path)
+        names = [n for n, _ in ctype.fields]
+        for k in obj:
+            if k not in names:
+                raise ModelError(_key(path, k), f"{ctype.cname} has no field {k!r} (its fields: {', '.join(names)})")
+        return {n: _uint32(_get(obj, n, path), _key(path, n)) for n in names}
 
     def struct_pointer(self, value, ctype, path):
         """An optional pointer to a struct of scalars (DML_SCALE_BIAS): NULL when the field is
@@ -784,6 +809,8 @@ class _Builder:
             bits_type = "UINT16" if type_name == "FLOAT16" else type_name
             scalar = _typed(_get(value, member, path), bits_type, mpath)
         elif isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            if type_name.startswith("UINT") and type(value) is int and -(1 << (int(type_name[4:]) - 1)) <= value < 0:
+                value += 1 << int(type_name[4:])  # a negative number for an unsigned type: modulo 2^bits
             scalar = _typed(value, type_name, path)
             if type_name == "FLOAT16":
                 scalar = scalar.view(np.uint16)
@@ -834,6 +861,13 @@ class _Builder:
                 values = _int32_list(_get(desc, fname, dpath), fpath)
                 init[fname] = self.uints(values, "INT")
                 arrays[fname] = len(values)
+            elif ftype.kind == "pointer" and ftype.item.cname == "float":
+                values = _float_list(_get(desc, fname, dpath), fpath)
+                init[fname] = self.new("FLOAT[]", values) if values else ffi.NULL
+                arrays[fname] = len(values)
+            elif ftype.kind == "struct":
+                # A struct by value (DML_SIZE_2D): an object with its fields ({"Width", "Height"}).
+                init[fname] = self.struct_value(_get(desc, fname, dpath), ftype, fpath)
             elif ftype.kind == "pointer" and ftype.item.kind == "struct":
                 # DirectML's struct pointers besides tensors are optional (_Maybenull_).
                 init[fname] = self.struct_pointer(desc.get(fname), ftype.item, fpath)
@@ -853,7 +887,9 @@ class _Builder:
         for fname in later:
             fpath = _key(dpath, fname)
             if kinds[fname] == "union":
-                type_field = fname + "DataType"
+                # The DML_TENSOR_DATA_TYPE field that says what it holds, from the schema
+                # (PaddingValueDataType; FILL_VALUE_SEQUENCE's ValueDataType types two unions).
+                type_field = _union_type_field(struct, fname)
                 if type_field not in init:
                     raise ModelError(fpath, f"{struct} has no {type_field} field to give its type")
                 init[fname] = self.scalar_union(_get(desc, fname, dpath), init[type_field], fpath)
@@ -863,10 +899,12 @@ class _Builder:
                 init[fname] = length
                 if fname in desc and _uint32(desc[fname], fpath) != length:
                     raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} tensor descs")
-            elif fname.endswith("Count") and fname[:-len("Count")] in arrays:
-                # The length of the array it names (TILE's RepeatsCount of Repeats): the core
-                # reads that many values, so another number is refused; absent, it is derived.
+            elif fname.endswith("Count") and (fname[:-len("Count")] in arrays or fname[:-len("Count")] + "s" in arrays):
+                # The length of the array it names (TILE's RepeatsCount of Repeats, RESAMPLE's
+                # ScaleCount of Scales): the core reads that many values, so another number is
+                # refused; absent, it is derived.
                 array_name = fname[:-len("Count")]
+                array_name = array_name if array_name in arrays else array_name + "s"
                 length = arrays[array_name]
                 if fname in desc and _uint32(desc[fname], fpath) != length:
                     raise ModelError(fpath, f"is {desc[fname]}, but {array_name} has {length} values")

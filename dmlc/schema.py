@@ -75,7 +75,7 @@ class Operator:
 
     name: str          #: "PADDING" (the DML_OPERATOR_TYPE without its prefix)
     value: int         #: its DML_OPERATOR_TYPE value
-    flags: tuple       #: of "in_place", "infer_reads_outputs"
+    flags: tuple       #: of "in_place", "infer_reads_outputs", "signed_indices"
     data_types: tuple  #: the DML_TENSOR_DATA_TYPE names its data tensors accept
     index_types: tuple  #: those its index tensors (fields flagged "indices") accept
     size: int          #: sizeof the desc struct, on this machine
@@ -109,7 +109,8 @@ class Operator:
 
 _IMPLEMENTED = {name for name, _, _ in _core.OPERATORS}
 _OPERATORS = tuple(
-    Operator(name, value, flags, _types(types), _types(_core.SCHEMA_INDEX_TYPES), size,
+    Operator(name, value, flags, _types(types),
+             _types(_core.SCHEMA_SIGNED_INDEX_TYPES if "signed_indices" in flags else _core.SCHEMA_INDEX_TYPES), size,
              tuple(Field(*f) for f in fields), name in _IMPLEMENTED)
     for name, value, flags, types, size, fields in _core.SCHEMA)
 _BY_NAME = {op.name: op for op in _OPERATORS}

@@ -48,7 +48,9 @@ nitpicky = True
 # NumPy names have no page of their own here (no intersphinx: the build reads no network).
 nitpick_ignore_regex = [
     ("py:class", r"(np|numpy|typing|numpy\.typing)\..*"),
-    ("py:class", r"ArrayLike|Sequence|Optional|Union|Tuple|List|Iterable|Callable|Any|Dict|int|float|str|bool|None"),
+    ("py:class", r"ArrayLike|DTypeLike|Sequence|Optional|Union|Tuple|List|Iterable|Callable|Any|Dict|int|float|str|bool|"
+                 r"None"),
+    ("py:obj", r"(numpy|torch)\..*"),  # "See Also" names NumPy's and PyTorch's own functions
     ("py:class", r"dask\.array\..*|da\.Array"),
     ("py:func", r"dask\..*"),
 ]

@@ -340,6 +340,11 @@ typedef enum DML_PADDING_MODE {
     DML_PADDING_MODE_WRAP = 4
 } DML_PADDING_MODE;
 
+typedef enum DML_AXIS_DIRECTION {
+    DML_AXIS_DIRECTION_INCREASING = 0,
+    DML_AXIS_DIRECTION_DECREASING = 1
+} DML_AXIS_DIRECTION;
+
 typedef union DML_SCALAR_UNION {
     BYTE Bytes[8];
     INT8 Int8;
@@ -514,6 +519,99 @@ typedef struct DML_SLICE1_OPERATOR_DESC {
     const UINT* InputWindowSizes;
     const INT* InputWindowStrides;
 } DML_SLICE1_OPERATOR_DESC;
+
+/* GATHER, GATHER_ELEMENTS, GATHER_ND(1), SCATTER_ELEMENTS, SCATTER_ND, ONE_HOT,
+ * REVERSE_SUBSEQUENCES: indexing.  Index tensors are INT32, INT64, UINT32 or UINT64. */
+typedef struct DML_GATHER_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+    UINT IndexDimensions;
+} DML_GATHER_OPERATOR_DESC;
+
+/* Resampling (RESAMPLE, RESAMPLE1, RESAMPLE2, UPSAMPLE_2D).  DML_SIZE_2D is Width first. */
+typedef enum DML_INTERPOLATION_MODE {
+    DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR = 0,
+    DML_INTERPOLATION_MODE_LINEAR = 1
+} DML_INTERPOLATION_MODE;
+
+typedef struct DML_SIZE_2D {
+    UINT Width;
+    UINT Height;
+} DML_SIZE_2D;
+
+typedef struct DML_UPSAMPLE_2D_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_SIZE_2D ScaleSize;
+    DML_INTERPOLATION_MODE InterpolationMode;
+} DML_UPSAMPLE_2D_OPERATOR_DESC;
+
+typedef struct DML_RESAMPLE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    UINT ScaleCount;
+    const FLOAT* Scales;
+} DML_RESAMPLE_OPERATOR_DESC;
+
+typedef struct DML_RESAMPLE1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    UINT DimensionCount;
+    const FLOAT* Scales;
+    const FLOAT* InputPixelOffsets;
+    const FLOAT* OutputPixelOffsets;
+} DML_RESAMPLE1_OPERATOR_DESC;
+
+typedef struct DML_RESAMPLE2_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    DML_AXIS_DIRECTION RoundingDirection;
+    UINT DimensionCount;
+    const FLOAT* Scales;
+    const FLOAT* InputPixelOffsets;
+    const FLOAT* OutputPixelOffsets;
+} DML_RESAMPLE2_OPERATOR_DESC;
+
+/* ARGMIN, ARGMAX: the index of the least / greatest element over Axes (row-major over them);
+ * AxisDirection picks the first (INCREASING) or last (DECREASING) of equal elements. */
+typedef struct DML_ARGMIN_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT AxisCount;
+    const UINT* Axes;
+    DML_AXIS_DIRECTION AxisDirection;
+} DML_ARGMIN_OPERATOR_DESC;
+
+typedef struct DML_ARGMAX_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT AxisCount;
+    const UINT* Axes;
+    DML_AXIS_DIRECTION AxisDirection;
+} DML_ARGMAX_OPERATOR_DESC;
+/* CAST, fills, diagonals: indexing and conversion. */
+typedef struct DML_CAST_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+} DML_CAST_OPERATOR_DESC;
+
+typedef struct DML_FILL_VALUE_CONSTANT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_TENSOR_DATA_TYPE ValueDataType;
+    DML_SCALAR_UNION Value;
+} DML_FILL_VALUE_CONSTANT_OPERATOR_DESC;
+
+typedef struct DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_TENSOR_DATA_TYPE ValueDataType;
+    DML_SCALAR_UNION ValueStart;
+    DML_SCALAR_UNION ValueDelta;
+} DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -669,6 +767,12 @@ DMLC_STATIC_ASSERT(tile_fields, offsetof(DML_TILE_OPERATOR_DESC, Repeats) == DML
 DMLC_STATIC_ASSERT(average_pooling_fields, offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, Strides) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_AVERAGE_POOLING_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(average_pooling1_fields, offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, Dilations) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 4 * DMLC_PTR && offsetof(DML_AVERAGE_POOLING1_OPERATOR_DESC, IncludePadding) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR && sizeof(DML_AVERAGE_POOLING1_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + 5 * DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, IndicesTensor) == DMLC_PTR && offsetof(DML_MAX_UNPOOLING_OPERATOR_DESC, OutputTensor) == 2 * DMLC_PTR && sizeof(DML_MAX_UNPOOLING_OPERATOR_DESC) == 3 * DMLC_PTR);
+DMLC_STATIC_ASSERT(gather_fields, offsetof(DML_GATHER_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
+DMLC_STATIC_ASSERT(argmax_fields, offsetof(DML_ARGMAX_OPERATOR_DESC, Axes) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR && sizeof(DML_ARGMAX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR + 4, DMLC_PTR));
+DMLC_STATIC_ASSERT(argmin_same_as_argmax, sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC));
+DMLC_STATIC_ASSERT(fill_constant_fields, offsetof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) && sizeof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8);
+DMLC_STATIC_ASSERT(fill_sequence_fields, offsetof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, ValueDelta) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8 && sizeof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 16);
+DMLC_STATIC_ASSERT(cast_fields, offsetof(DML_CAST_OPERATOR_DESC, OutputTensor) == DMLC_PTR && sizeof(DML_CAST_OPERATOR_DESC) == 2 * DMLC_PTR);
 #endif /* DIRECTML_H */
 
 #endif /* DIRECTML_PY_H */

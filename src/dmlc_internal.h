@@ -228,6 +228,7 @@ HRESULT dmlc_cpu_check(const char* who);
 #define DMLC_MAX_PLAN_DIMS (2 * DMLC_MAX_DIMS)
 typedef struct dmlc_copy_plan {
     UINT elem_size;
+    UINT src_elem_size; /* the source's element size: elem_size, except in a map that converts (CAST) */
     UINT ndim;
     uint64_t sizes[DMLC_MAX_PLAN_DIMS];
     int64_t dst_strides[DMLC_MAX_PLAN_DIMS];

@@ -14,6 +14,7 @@
 /* An operator's flags. */
 #define DMLC_SCHEMA_IN_PLACE 1u            /* output 0 may be bound to exactly input 0's memory */
 #define DMLC_SCHEMA_INFER_READS_OUTPUTS 2u /* dmlcInferOutputSizes reads the output tensors */
+#define DMLC_SCHEMA_SIGNED_INDICES 4u      /* its index tensors take DMLC_TYPES_SIGNED_INDEX */
 
 /* A field's flags. */
 #define DMLC_FIELD_OPTIONAL 1u /* a pointer that may be NULL */
@@ -30,7 +31,9 @@ enum dmlc_type_sets {
     ,
     DMLC_TYPES_FLOAT = (1 << DML_TENSOR_DATA_TYPE_FLOAT16) | (1 << DML_TENSOR_DATA_TYPE_FLOAT32) |
                        (1 << DML_TENSOR_DATA_TYPE_FLOAT64),
-    DMLC_TYPES_INDEX = (1 << DML_TENSOR_DATA_TYPE_UINT32) | (1 << DML_TENSOR_DATA_TYPE_UINT64)
+    DMLC_TYPES_INDEX = (1 << DML_TENSOR_DATA_TYPE_UINT32) | (1 << DML_TENSOR_DATA_TYPE_UINT64),
+    /* The gathers' and scatters' indices: negative values count from the end. */
+    DMLC_TYPES_SIGNED_INDEX = DMLC_TYPES_INDEX | (1 << DML_TENSOR_DATA_TYPE_INT32) | (1 << DML_TENSOR_DATA_TYPE_INT64)
 };
 
 typedef enum dmlc_field_kind { DMLC_KIND_INPUT = 0, DMLC_KIND_OUTPUT = 1, DMLC_KIND_ATTR = 2 } dmlc_field_kind;

@@ -103,6 +103,25 @@ def tensor(a, keep, strides=None):
     return DML_TENSOR_DESC(lib.DML_TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
 
 
+def malformed_tensor(keep, dtype, sizes, strides=None, total=None, dml_type=None):
+    """A pointer to a DML_TENSOR_DESC built field by field, as the malformed-desc tables give
+    them (rawdesc.Raw.tensor's arguments): any data type value, any total size (None: what
+    dmlcCalcBufferTensorSize says, 0 where it refuses).  Its memory goes into keep."""
+    import numpy as np
+    from dmlc.ffi import ffi
+    dml_type = DML_TYPE[np.dtype(dtype)] if dml_type is None else dml_type
+    n = len(sizes)
+    sz = (UINT * n)(*sizes)
+    st = (UINT * n)(*strides) if strides is not None else None
+    if total is None:
+        size = ffi.new("UINT64*")
+        total = size[0] if lib.dmlcCalcBufferTensorSize(dml_type, n, list(sizes), ffi.NULL, size) == 0 else 0
+    b = DML_BUFFER_TENSOR_DESC(dml_type, 0, n, sz, st, total, 0)
+    t = DML_TENSOR_DESC(lib.DML_TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
+    keep += [sz, st, b, t]
+    return ctypes.pointer(t)
+
+
 def operator(op_type, desc):
     """A DML_OPERATOR_DESC over a ctypes desc struct (which must outlive it)."""
     return DML_OPERATOR_DESC(op_type, ctypes.cast(ctypes.pointer(desc), ctypes.c_void_p))

@@ -4,7 +4,7 @@ import numpy as np
 from dmlc.ffi import ffi, lib
 from support import DML_TYPE
 
-__all__ = ["SENTINEL", "Raw", "create", "d2s_case", "d2s_run", "execute", "padded"]
+__all__ = ["SENTINEL", "Raw", "create", "d2s_case", "d2s_run", "execute", "infer", "padded"]
 
 
 class Raw:
@@ -82,6 +82,16 @@ def execute(desc, inputs, outputs, in_sizes=None, out_sizes=None):
     bo = raw.bindings(outputs, out_sizes)
     hr = lib.dmlcExecuteOperator(desc, len(inputs), bi, len(outputs), bo)
     return hr, ffi.string(lib.dmlcGetLastErrorMessage()).decode()
+
+
+def infer(desc, count=1, flags=0):
+    """dmlcInferOutputSizes on desc: a list of size tuples, or (hr, message) on failure."""
+    out = ffi.new("DMLC_TENSOR_SIZES[]", count)
+    hr = lib.dmlcInferOutputSizes(desc, flags, count, out)
+    msg = ffi.string(lib.dmlcGetLastErrorMessage()).decode()
+    if hr != 0:
+        return hr, msg
+    return [tuple(out[k].Sizes[j] for j in range(out[k].DimensionCount)) for k in range(count)]
 
 
 def padded(arr, multiple=4):

@@ -13,6 +13,7 @@ __all__ = ["MODES", "NP_MODE", "crd_depth_to_space", "crd_space_to_depth", "dcr_
            "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index",
            "ref_scale_bias", "ref_slice", "ref_slice1", "ref_tile", "window_indices"]
 __all__ += ["avg_pool_loop", "ref_avg_pool", "ref_max_unpool", "unpool_loop"]
+__all__ += ["ref_gather"]
 
 
 # ---- DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1) --------------------------------------------------
@@ -353,3 +354,163 @@ def avg_pool_loop(x, window, strides, start, end, dilations, include_padding=Fal
         divisor = positions if include_padding else count
         out[pos] = total / divisor if divisor else np.nan
     return out
+
+
+# ---- GATHER -----------------------------------------------------------------------------------
+
+def ref_gather(x, indices, axis):
+    """dmlc.gather's rule: np.take with a negative index counted from the end (+ n) and any
+    index still outside [0, n) clamped into it (unsigned values are never negative)."""
+    n = x.shape[axis]
+    i = np.asarray(indices)
+    if i.dtype.kind == "u":
+        i = np.minimum(i.astype(np.uint64), n - 1).astype(np.int64)
+    i = i.astype(np.int64)
+    return np.take(x, np.clip(np.where(i < 0, i + n, i), 0, n - 1), axis)
+def resample_taps(n, m, scale, in_off, out_off, mode, rounding=None):
+    """Per output index of an axis (input size n, output size m): (i0, i1, w) of the
+    resampling rule, x = ((o - out_off) / scale) - in_off in double.  mode "nearest" with
+    rounding None (floor(x + 0.5)), "increasing" (ceil) or "decreasing" (floor): w is 0."""
+    o = np.arange(m, dtype=np.float64)
+    # The desc's FLOAT fields: float32 values, widened to double.
+    scale, in_off, out_off = (np.float64(np.float32(v)) for v in (scale, in_off, out_off))
+    x = ((o - out_off) / scale) - in_off
+    if mode == "nearest":
+        i = {None: np.floor(x + 0.5), "increasing": np.ceil(x), "decreasing": np.floor(x)}[rounding]
+        i = np.clip(i, 0, n - 1).astype(np.int64)
+        return i, i, np.zeros(m)
+    x = np.clip(x, 0, n - 1)
+    i0 = np.floor(x)
+    return i0.astype(np.int64), np.minimum(i0 + 1, n - 1).astype(np.int64), x - i0
+
+
+def ref_resample(x, out_shape, scales, in_offs, out_offs, mode, rounding=None):
+    """RESAMPLE2's rule in NumPy: nearest a gather (bit for bit); linear separable axis by
+    axis in float64 (the exact multilinear sum, up to float64 rounding), weight-0 corners
+    left out; float results rounded to x's dtype, int8/uint8 to nearest even."""
+    if mode == "nearest":
+        idx = [resample_taps(n, m, s, i, o, mode, rounding)[0]
+               for n, m, s, i, o in zip(x.shape, out_shape, scales, in_offs, out_offs)]
+        return x[np.ix_(*idx)]
+    y = x.astype(np.float64)
+    for d, (n, m, s, i, o) in enumerate(zip(x.shape, out_shape, scales, in_offs, out_offs)):
+        i0, i1, w = resample_taps(n, m, s, i, o, mode)
+        shape = [1] * y.ndim
+        shape[d] = m
+        w = w.reshape(shape)
+        a, b = np.take(y, i0, axis=d), np.take(y, i1, axis=d)
+        with np.errstate(invalid="ignore"):
+            y = np.where(w == 0, a, (1 - w) * a + w * b)
+    if x.dtype.kind in "iu":
+        return np.rint(y).astype(x.dtype)
+    return y.astype(x.dtype)
+# ---- ARGMIN, ARGMAX ------------------------------------------------------------------------
+__all__ += ["ref_arg"]
+
+
+def ref_arg(x, axes, greatest, last=False):
+    """ARGMAX (greatest) / ARGMIN over `axes`, keepdims: the reduced axes moved to the end in
+    increasing order and flattened (so the index is row-major over them); the extreme found
+    with np.sort (NaN last, -0 == +0), then the first (or last) element equal to it, every
+    NaN equal to every NaN."""
+    axes = sorted(a % x.ndim for a in axes)
+    kept = [a for a in range(x.ndim) if a not in axes]
+    flat = np.transpose(x, kept + axes).reshape([x.shape[a] for a in kept] + [-1])
+    s = np.sort(flat, axis=-1)
+    extreme = s[..., -1:] if greatest else s[..., :1]
+    eq = flat == extreme
+    if flat.dtype.kind == "f":
+        eq |= np.isnan(flat) & np.isnan(extreme)
+    n = flat.shape[-1]
+    idx = n - 1 - np.argmax(eq[..., ::-1], axis=-1) if last else np.argmax(eq, axis=-1)
+    shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)]
+    return idx.reshape(shape)
+# ---- CAST -------------------------------------------------------------------------------
+# dmlc's rules (docs: dmlc.cast), computed element by element on exact Python numbers:
+# float -> int truncates, saturates and sends NaN to 0; int -> int keeps the low bits;
+# int -> float rounds once, to nearest even, from the exact integer; float -> float is
+# NumPy's own conversion (IEEE round to nearest even, overflow to inf, NaN stays NaN).
+_FLOAT_FORMAT = {np.dtype(np.float16): (11, 65504.0), np.dtype(np.float32): (24, float(np.finfo(np.float32).max)),
+                 np.dtype(np.float64): (53, float(np.finfo(np.float64).max))}
+
+
+def _int_to_float(v, dtype):
+    """The integer v rounded once to dtype (nearest even; beyond its range: +-inf)."""
+    mant, biggest = _FLOAT_FORMAT[np.dtype(dtype)]
+    m = abs(v)
+    shift = m.bit_length() - mant
+    if shift > 0:  # keep `mant` significant bits, round the rest to nearest even
+        q, r = divmod(m, 1 << shift)
+        half = 1 << (shift - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        m = q << shift
+    if m > biggest:
+        return np.array(np.inf if v > 0 else -np.inf, dtype)
+    return np.array(float(m) if v >= 0 else -float(m), dtype)
+
+
+def ref_cast(x, dtype):
+    """x cast to dtype by dmlc's rules, as a new array of x's shape."""
+    x = np.asarray(x)
+    dtype = np.dtype(dtype)
+    if x.dtype == dtype:
+        return x.copy()
+    if x.dtype.kind == "f" and dtype.kind == "f":
+        with np.errstate(over="ignore", invalid="ignore"):
+            return x.astype(dtype)
+    out = np.empty(x.shape, dtype)
+    flat = out.reshape(-1)
+    for k, v in enumerate(x.reshape(-1).tolist()):
+        if dtype.kind == "f":
+            flat[k] = _int_to_float(int(v), dtype)
+            continue
+        info = np.iinfo(dtype)
+        if x.dtype.kind == "f":
+            v = 0 if v != v else (info.max if v == np.inf else info.min if v == -np.inf else int(v))
+            flat[k] = min(max(v, info.min), info.max)
+        else:
+            v = int(v) & ((1 << info.bits) - 1)  # the low bits, read as dtype
+            flat[k] = v - (1 << info.bits) if info.min < 0 and v > info.max else v
+    return out
+
+
+def cast_edge_values(dtype):
+    """The values a cast from dtype must get right: NaN, infinities, signed zeros, subnormals,
+    the halfway cases, each integer type's limits and one past them, 2**53 + 1 and more."""
+    dtype = np.dtype(dtype)
+    limits = []
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        info = np.iinfo(t)
+        limits += [int(info.min), int(info.max), int(info.min) - 1, int(info.max) + 1]
+    ints = limits + [0, 1, -1, 2, 200, -56, 2**53 + 1, 2**53 + 2**29 + 1, 2**24 + 1, 65504, 65519, 65520, 2047,
+                     2049, 2**63 - 2**10, 2**64 - 2**11]
+    if dtype.kind == "f":
+        fi = np.finfo(dtype)
+        vals = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, float(fi.smallest_subnormal),
+                -float(fi.smallest_subnormal), float(fi.smallest_normal) - float(fi.smallest_subnormal),
+                float(fi.max), float(fi.min), 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, -1.7, 127.9, -128.9, 255.99,
+                65535.5, 1.0 + 2.0**-11 + 2.0**-40, 2.0**-24, 2.0**-25, 1.5 * 2.0**-25, 1.0 + 2.0**-11, 1.0 + 3 * 2.0**-12, 65520.0, 1e30,
+                -1e30, 2.0**63, -(2.0**63), 2.0**64, 4294967295.5, 2147483647.5, -2147483648.5]
+        vals += [float(v) for v in ints]
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array(vals, np.float64).astype(dtype)
+    info = np.iinfo(dtype)
+    return np.array(sorted({v for v in ints if info.min <= v <= info.max}), dtype)
+
+
+# ---- FILL_VALUE_SEQUENCE -------------------------------------------------------------------
+def ref_fill_sequence(shape, start, delta, dtype):
+    """Element k (row-major) = start + k * delta: integers modulo 2**bits on Python ints;
+    floats as fl64(fl64(k * delta) + start) with start and delta first rounded to dtype,
+    then rounded once to dtype (NumPy's float64 -> dtype conversion)."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "f":
+        s, d = float(np.array(start, dtype)), float(np.array(delta, dtype))
+        with np.errstate(over="ignore", invalid="ignore"):
+            return (np.arange(n, dtype=np.float64) * d + s).astype(dtype).reshape(shape)
+    bits = dtype.itemsize * 8
+    vals = [(start + k * delta) % (1 << bits) for k in range(n)]
+    return np.array(vals, dtype=np.uint64 if bits == 64 else np.int64).astype(
+        {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]).view(dtype).reshape(shape)

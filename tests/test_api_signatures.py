@@ -36,6 +36,8 @@ SIGNATURES = {
     "slice": ("dmlc.slicing", [("x", POS, REQUIRED), ("offsets", POS, REQUIRED), ("sizes", POS, REQUIRED),
                                ("strides", POS, 1), ("out", KW, None)]),
     "tile": ("dmlc.tiling", [("x", POS, REQUIRED), ("repeats", POS, REQUIRED), ("out", KW, None)]),
+    "gather": ("dmlc.gather", [("x", POS, REQUIRED), ("indices", POS, REQUIRED), ("axis", POS, REQUIRED),
+                               ("out", KW, None)]),
     "max_pool": ("dmlc.max_pooling", [("x", POS, REQUIRED), ("window_size", POS, REQUIRED), ("strides", KW, None),
                                       ("start_padding", KW, None), ("end_padding", KW, None), ("dilations", KW, None),
                                       ("return_indices", KW, False), ("indices_dtype", KW, "uint32"),
@@ -84,7 +86,7 @@ def _stub_signatures(path):
 
 @pytest.mark.parametrize("module", ["dmlc._split_join", "dmlc._max_pooling", "dmlc._depth_space", "dmlc._average_pooling",
                                     "dmlc._max_unpooling", "dmlc._padding", "dmlc._element_wise_identity",
-                                    "dmlc._slicing", "dmlc._tiling"])
+                                    "dmlc._slicing", "dmlc._tiling", "dmlc._gather"])
 def test_stubs_match_the_compiled_functions(module):
     mod = importlib.import_module(module)
     stub = os.path.join(os.path.dirname(dmlc.__file__), module.split(".")[1] + ".pyi")

@@ -96,7 +96,8 @@ def test_shipped_models_are_credited_and_unchanged():
     folder = os.path.join(os.path.dirname(dmlc.__file__), "models")
     readme = open(os.path.join(folder, "README.md"), encoding="utf-8").read()
     assert "github.com/microsoft/DirectML" in readme and "MIT License" in readme
-    for name in ("dml_split.json", "dml_join.json", "dml_slice.json", "dml_element_wise_identity.json"):
+    for name in ("dml_split.json", "dml_join.json", "dml_slice.json", "dml_element_wise_identity.json",
+                 "dml_fill_value_sequence.json"):
         assert f"`{name}`" in readme, name
     split = json.load(open(os.path.join(folder, "dml_split.json")))
     assert split["dispatchables"]["split"]["desc"]["OutputCount"] == 3
@@ -335,6 +336,14 @@ def test_max_unpooling_binds_values_and_indices(tmp_path, capsys, monkeypatch):
     # 8, 9, 7, 11 to flat indices 1, 6, 8 and 11 of a 4x4 output filled with 5s first: the
     # operator writes zeros everywhere else.
     assert lines == ["Resource 'Out': 0, 8, 0, 0, 0, 0, 9, 0, 7, 0, 0, 11, 0, 0, 0, 0"]
+
+
+def test_gather_model_reads_signed_indices(tmp_path, capsys, monkeypatch):
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "gather.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["rows"]
+    # Rows 2, 0, -1 (the last) and 7 (past the end: clamped to the last) of a 3x2 table.
+    assert lines == ["Resource 'Out': 5, 6, 1, 2, 5, 6, 5, 6"]
 
 
 def test_average_pooling_include_padding_is_a_json_bool(tmp_path, capsys, monkeypatch):
@@ -643,7 +652,8 @@ def test_every_subcommand_has_help(capsys, command):
     out = capsys.readouterr().out
     assert out.startswith(f"usage: dmlc {command} [-h]")
     out = " ".join(out.split())
-    assert {"run": "dml_element_wise_identity.json, dml_join.json, dml_slice.json, dml_split.json",
+    assert {"run": "dml_element_wise_identity.json, dml_fill_value_sequence.json, dml_join.json, dml_slice.json, "
+                   "dml_split.json",
             "examples": "worked example",
             "bench": "--filter TEXT", "config": "--includedir"}[command] in out
 
@@ -796,3 +806,58 @@ def test_closed_pipe_ends_quietly(tmp_path, args):
     finally:
         os.close(write_end)
     assert (r.returncode, r.stderr) == (128 + signal.SIGPIPE, "")
+
+
+# ---- Resampling ---------------------------------------------------------------------------
+
+def test_dxdispatch_upsample_2d_sample_prints_what_dxdispatch_prints(tmp_path):
+    r = dmlc_process("run", "dml_upsample_2d.json", cwd=tmp_path)  # Microsoft's model, unchanged
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert DISPATCH_LINE.match(lines[0]).group(1) == "upsample"
+    # [[1, 2], [3, 4]] by 2 x 2, pixel-centre bilinear with clamped edges.
+    assert lines[1:] == ["Resource 'output': 1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3, 3.25, "
+                         "3.75, 4"]
+
+
+def test_resample_models(tmp_path, capsys, monkeypatch):
+    status, lines, _, err = run_model(os.path.join(MODELS, "resample.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert lines == ["Resource 'Out': 2, 15"]  # FLOAT array Scales, ScaleCount derived
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "resample1_resample2.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["r1", "r2"]
+    assert lines == ["Resource 'Out1': 10, 20, 20, 30, 30, 40, 40, 40", "Resource 'Out2': 10, 10, 20, 20, 30, 30, 40, 40"]
+
+
+def test_malformed_resample_models():
+    from dmlc.model import Model, ModelError
+    doc = parse_model_file("resample.json")
+    doc["dispatchables"]["resample"]["desc"]["ScaleCount"] = 3
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == "dispatchables.resample.desc.ScaleCount: is 3, but Scales has 2 values"
+    doc = parse_model_file("resample.json")
+    doc["dispatchables"]["resample"]["desc"]["Scales"] = [1, "x"]
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == ('dispatchables.resample.desc.Scales[1]: expected a number or "nan", "inf", "-inf", '
+                            'got "x"')
+    with open(os.path.join(os.path.dirname(dmlc.__file__), "models", "dml_upsample_2d.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    doc["dispatchables"]["upsample"]["desc"]["ScaleSize"] = {"Width": 2, "Depth": 2}
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value) == ("dispatchables.upsample.desc.ScaleSize.Depth: DML_SIZE_2D has no field 'Depth' "
+                            "(its fields: Width, Height)")
+    doc["dispatchables"]["upsample"]["desc"]["ScaleSize"] = {"Width": 2}
+    with pytest.raises(ModelError) as e:
+        Model.parse(doc, MODELS)
+    assert str(e.value).startswith("dispatchables.upsample.desc.ScaleSize")
+def test_argmax_and_argmin_model(tmp_path, capsys, monkeypatch):
+    """tests/models/argmax.json: AxisDirection by its full and short names, Axes in any order."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "argmax.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["argmax", "argmin"]
+    assert lines == ["Resource 'Max': 2, 2, 1", "Resource 'Min': 4"]

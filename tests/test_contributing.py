@@ -21,9 +21,11 @@ OPERATORS = _core.OPERATORS  # (name, value, family)
 
 # Pieces missing today, by operator type: DirectML's pages give worked examples for the
 # latest version of each desc, which `dmlc examples` transcribes; the earlier versions run
-# through raw descs and models only.
+# through raw descs and models only.  The RESAMPLE, RESAMPLE1 and UPSAMPLE_2D pages give no
+# worked example at all (the one resampling example is RESAMPLE2's, on RESAMPLE_GRAD1's page).
 MISSING = {
-    "example": {"SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "PADDING1", "MAX_POOLING", "MAX_POOLING1", "AVERAGE_POOLING"},
+    "example": {"SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "PADDING1", "MAX_POOLING", "MAX_POOLING1", "AVERAGE_POOLING",
+                "RESAMPLE", "RESAMPLE1", "UPSAMPLE_2D"},
 }
 
 

@@ -264,6 +264,46 @@ def test_tile_equals_in_memory(data, dtype, chunk_size):
     same(compute(got)[0], dmlc.tile(x, repeats))
 
 
+@settings(max_examples=100, **SETTINGS)
+@given(data=st.data(), dtype=st.sampled_from(ALL_DTYPES),
+       idx_dtype=st.sampled_from([np.int8, np.int32, np.int64, np.uint16, np.uint32, np.uint64]))
+def test_gather_equals_in_memory(data, dtype, idx_dtype):
+    """Every chunking of x, the gathered axis included; indices of 0 to 3 dimensions with
+    negative and out-of-range values (clamped into the first or last chunk)."""
+    shape = tuple(data.draw(st.integers(1, 9)) for _ in range(data.draw(st.integers(1, 3))))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    x = random_array(rng, shape, dtype)
+    X = dask_array(data.draw, x)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    n = shape[axis]
+    info = np.iinfo(idx_dtype)
+    ishape = tuple(data.draw(st.integers(0, 4)) for _ in range(data.draw(st.integers(0, 3))))
+    i = rng.integers(max(info.min, -n - 3), min(info.max, n + 3), ishape, endpoint=True).astype(idx_dtype)
+    if i.size and info.min == 0:
+        i.reshape(-1)[0] = info.max  # all ones: the last element, never -1
+    got = dd.gather(X, i, axis)
+    want = dmlc.gather(x, i, axis)
+    assert got.chunks[:axis % len(shape)] == X.chunks[:axis % len(shape)]
+    assert all(len(c) == 1 for c in got.chunks[axis % len(shape):axis % len(shape) + i.ndim])
+    same(compute(got)[0], want)
+
+
+def test_gather_reads_only_the_chunks_holding_indices():
+    """The axis stays in its chunks: an output block reads the input chunks its indices fall
+    in, one gather each, and no other."""
+    x = np.arange(40, dtype=np.float32).reshape(2, 20)
+    X = da.from_array(x, chunks=(1, 5))
+    got = dd.gather(X, [12, -1, 13, 99], 1)
+    assert got.chunks == ((1, 1), (4,))
+    pieces = [k for k in dict(got.__dask_graph__()) if isinstance(k, tuple) and k[0].startswith("dmlc-gather-piece")]
+    assert sorted({k[1] for k in pieces}) == [2, 3]             # chunks [10, 15) and [15, 20) only
+    same(compute(got)[0], dmlc.gather(x, [12, -1, 13, 99], 1))
+    with pytest.raises(TypeError, match=r"^gather: indices must be an in-memory array \(NumPy, a list\), not a Dask "
+                                        r"array"):
+        dd.gather(X, da.from_array(np.array([1])), 1)
+    assert dd.gather(X, [], 1).shape == (2, 0)
+
+
 @settings(max_examples=150, **SETTINGS)
 @given(pooling_case(FLOAT_DTYPES, max_stride=4, include_padding=st.booleans()))
 def test_avg_pool_equals_in_memory(case):
@@ -603,6 +643,14 @@ BAD = [
     ("tile", (X4, [1, 2.0]), {}),
     ("tile", (X4, True), {}),
     ("tile", (X4, 2**32), {}),
+    ("gather", (X4, [0], 4), {}),
+    ("gather", (X4, [0], -5), {}),
+    ("gather", (X4, [0], True), {}),
+    ("gather", (X4, [0.5], 1), {}),
+    ("gather", (X4, [True], 1), {}),                     # lists: the harness chunks arrays into Dask ones
+    ("gather", (X4, [[[[[[0]]]]]], 1), {}),
+    ("gather", (np.zeros((0, 4), np.float32), [0], 0), {}),
+    ("gather", (X4.astype(bool), [0], 1), {}),
 ]
 
 

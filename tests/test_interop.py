@@ -73,6 +73,9 @@ def floats(dtype):
 UNPOOL_SHAPE = (2, 3, 4, 6)
 UNPOOL_INDICES = dmlc.max_pool(data(UNPOOL_SHAPE, np.float32, 9), 2, return_indices=True, indices_dtype="uint64")[1]
 
+# gather's indices: negative and out-of-range ones included.
+GATHER_INDICES = np.array([[4, -1], [0, 7]], np.int64)
+
 # name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
 # each call's result is one array or a list of them.  Every public function, every array
 # argument (out= in the tests of out=).
@@ -93,8 +96,19 @@ CALLS = {
     "slice": (lambda d: {"x": data((3, 5, 6), d)},
               lambda a, **kw: dmlc.slice(a["x"], [1, 0, 2], [2, 5, 3], [1, -2, 2], **kw)),
     "tile": (lambda d: {"x": data((2, 3), d)}, lambda a, **kw: dmlc.tile(a["x"], [2, 3], **kw)),
+    "cast": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.cast(a["x"], np.int16, **kw)),
+    "fill_constant": (lambda d: {}, lambda a, **kw: dmlc.fill_constant((2, 3), -2.5, np.float32, **kw)),
+    "fill_sequence": (lambda d: {}, lambda a, **kw: dmlc.fill_sequence((2, 3), 1, 2, np.float32, **kw)),
+    "resample": (lambda d: {"x": data((2, 3, 4), d)},
+                 lambda a, **kw: dmlc.resample(a["x"], scales=[1, 2, 0.5], **kw)),
+    "upsample_2d": (lambda d: {"x": data((1, 2, 3, 4), d)}, lambda a, **kw: dmlc.upsample_2d(a["x"], (2, 3), **kw)),
     "max_unpool": (lambda d: {"x": data((2, 3, 2, 3), d), "indices": UNPOOL_INDICES},
                    lambda a, **kw: dmlc.max_unpool(a["x"], a["indices"], UNPOOL_SHAPE, **kw)),
+    "gather": (lambda d: {"x": data((4, 5, 3), d), "indices": GATHER_INDICES},
+               lambda a, **kw: dmlc.gather(a["x"], a["indices"], 1, **kw)),
+    "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
+    "argmin": (lambda d: {"x": data((3, 4, 5), d)},
+               lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),
 }
 # (function, argument) for every array argument of every public function.
 ARGUMENTS = [(name, arg) for name, (inputs, _) in CALLS.items() for arg in inputs(np.float32)]
@@ -103,7 +117,8 @@ ARG_IDS = [f"{name}-{arg}" for name, arg in ARGUMENTS]
 
 def test_every_public_function_is_covered():
     public = {n for n in dmlc.__all__ if callable(getattr(dmlc, n)) and not n.startswith(("get_", "set_"))
-              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode")}
+              and n not in ("output_pool_info", "release_output_pool", "DepthSpaceOrder", "PaddingMode",
+                            "InterpolationMode", "AxisDirection")}
     assert public == set(CALLS)
 
 
@@ -251,7 +266,7 @@ def test_torch_input_is_not_copied():
 @pytest.mark.parametrize("name", CALLS)
 def test_torch_out(name):
     import torch
-    check_out(name, lambda w: torch.full(w.shape, -7.0, dtype=torch.float32), lambda o: o.numpy())
+    check_out(name, lambda w: torch.from_numpy(np.full(w.shape, -7, w.dtype)), lambda o: o.numpy())
 
 
 @pytest.mark.parametrize("name", CALLS)
@@ -319,10 +334,11 @@ def test_torch_unsupported_dtypes(name, arg, dtype, shown):
     import torch
     args, call, _ = reference(name)
     t = torch.zeros(args[arg].shape, dtype=getattr(torch, dtype))
-    # indices that NumPy holds (bool, complex) get max_unpool's own message: uint32 or uint64.
+    # indices that NumPy holds (bool, complex) get the function's own message: uint32 or
+    # uint64 (max_unpool), an integer dtype (the gathers).
+    own = "expected uint32 or uint64" if name == "max_unpool" else "expected an integer dtype"
     want = f"{arg} has dtype {shown}, " + (
-        "expected uint32 or uint64" if arg == "indices" and dtype != "bfloat16" else
-        f"which dmlc does not support {SUPPORTED}")
+        own if arg == "indices" and dtype != "bfloat16" else f"which dmlc does not support {SUPPORTED}")
     with pytest.raises(TypeError, match=re.escape(want)):
         call(with_arg(args, arg, t))
 

@@ -90,8 +90,10 @@ def test_schema_fields_are_consistent(op):
             assert f.typed_by is None, f.name
         if "rank" in f.flags or "spatial" in f.flags:
             assert f.type == "UINT" and any(g.kind == "input" for g in op.fields[:i]), f.name
-    assert op.inputs and op.outputs
-    assert op.data_types and set(op.index_types) == {"UINT32", "UINT64"}
+    # Every operator writes an output; the fills (FILL_VALUE_*) read no input.
+    assert op.outputs and (op.inputs or op.name.startswith("FILL_VALUE_"))
+    signed = {"INT32", "INT64"} if "signed_indices" in op.flags else set()
+    assert op.data_types and set(op.index_types) == {"UINT32", "UINT64"} | signed
 
 
 def test_data_types():
@@ -100,8 +102,13 @@ def test_data_types():
     for op in OPS:
         want = ("FLOAT32", "FLOAT16", "FLOAT64") if op.name.startswith("AVERAGE_POOLING") else everything
         assert op.data_types == want, op.name
-    assert [f.name for op in OPS for f in op.fields if "indices" in f.flags] == \
-        ["OutputIndicesTensor", "IndicesTensor", "OutputIndicesTensor"]
+    assert {(op.name, f.name) for op in OPS for f in op.fields if "indices" in f.flags} == {
+        ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
+        ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
+        ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor")}
+    # The gathers' and scatters' indices may be signed (a negative index counts from the end);
+    # ARGMIN's and ARGMAX's outputs may be NumPy's and PyTorch's int64.
+    assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX"}
 
 
 def test_get_refuses_unknown_names():

@@ -10,7 +10,7 @@ import rawctypes
 from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
 from rawdesc import SENTINEL, Raw, create, execute
 from reference import ref_tile
-from support import ALL_DTYPES, DML_TYPE, assert_same_bits, random_array
+from support import ALL_DTYPES, assert_same_bits, random_array
 
 OP = "DML_OPERATOR_TILE"
 
@@ -144,19 +144,7 @@ def test_malformed(bad):
     run_bad(bad, lambda desc, dst: execute(desc, [src], [dst]))
 
 
-def ctypes_tensor(keep, dtype, sizes, strides=None, total=None, dml_type=None):
-    """Raw.tensor's DML_TENSOR_DESC built with the ctypes structs."""
-    dml_type = DML_TYPE[np.dtype(dtype)] if dml_type is None else dml_type
-    n = len(sizes)
-    sz = (rawctypes.UINT * n)(*sizes)
-    st = (rawctypes.UINT * n)(*strides) if strides is not None else None
-    if total is None:
-        size = ffi.new("UINT64*")
-        total = size[0] if lib.dmlcCalcBufferTensorSize(dml_type, n, list(sizes), ffi.NULL, size) == 0 else 0
-    b = rawctypes.DML_BUFFER_TENSOR_DESC(dml_type, 0, n, sz, st, total, 0)
-    t = rawctypes.DML_TENSOR_DESC(lib.DML_TENSOR_TYPE_BUFFER, ctypes.cast(ctypes.pointer(b), ctypes.c_void_p))
-    keep += [sz, st, b, t]
-    return ctypes.pointer(t)
+ctypes_tensor = rawctypes.malformed_tensor
 
 
 @pytest.mark.parametrize("bad", BAD, ids=[b[0] for b in BAD])

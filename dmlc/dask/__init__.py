@@ -23,6 +23,7 @@ for every output block.
 """
 import builtins  # this module's slice is dmlc.slice's Dask version; Python's is builtins.slice
 import functools
+import itertools
 import math
 import operator
 
@@ -31,6 +32,8 @@ import dask.array as da
 from dask.base import tokenize
 
 import dmlc
+import dmlc._resample  # noqa: F401  (dmlc._resample.resample2 in block tasks)
+from dmlc._args import dtype_arg as _dtype_arg
 from dmlc._enums import DepthSpaceOrder, PaddingMode
 from dmlc.dask._blocks import bounds_of, chunks_from_bounds, known_chunks, new_array, region_layers
 from dmlc.dask._npy import from_npy, to_npy
@@ -40,7 +43,8 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
-           "tile", "from_npy", "to_npy"]
+           "tile", "gather", "resample", "cast", "argmax", "argmin",
+           "from_npy", "to_npy"]
 
 
 def __dir__():
@@ -819,6 +823,43 @@ def identity(x, *, scale=None, bias=None):
     return new_array(layers, [x], name, x.chunks, x.dtype)
 
 
+def _cast_block(region, dtype):
+    return dmlc.cast(region, dtype)
+
+
+def cast(x, dtype):
+    """:func:`dmlc.cast` on a Dask array: convert it to another dtype (DirectML CAST), by
+    dmlc's rules (float to integer truncates and saturates, NaN becomes 0; integer to
+    integer keeps the low bits; one rounding to nearest even into floats).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    dtype : dtype-like
+        As :func:`dmlc.cast`: one of the eleven dtypes.
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape and chunks, ``dtype``.
+
+    Notes
+    -----
+    Blockwise: each output block is one call on x's block, so the result is the in-memory
+    one bit for bit whatever the chunking.  Argument errors are raised here, with the
+    in-memory messages.
+    """
+    x = _as_dask(x)
+    known_chunks(x, "cast")
+    dt = _dtype_arg(dtype, "cast")
+    _check_arguments(dmlc.cast, _stand_in(x), dt)
+    blocks = _blocks_plan(x)
+    name = f"dmlc-cast-{tokenize(x, dt.str)}"
+    layers = region_layers(x, name, x.chunks, lambda index: ("run", blocks(index), dt), _cast_block)
+    return new_array(layers, [x], name, x.chunks, dt)
+
+
 def _slice_block(region, steps):
     return dmlc.slice(region, 0, list(region.shape), list(steps))
 
@@ -969,3 +1010,360 @@ def tile(x, repeats):
 
     name = f"dmlc-tile-{tokenize(x, reps, out_chunks)}"
     return new_array(region_layers(x, name, out_chunks, plan, _tile_block), [x], name, out_chunks, x.dtype)
+
+
+# ---------------------------------------------------------------------------------------
+# gather
+
+def _gather_piece(block, local, axis):
+    """The positions of one output block that fall in one input chunk of the axis: a 1-d
+    gather of that chunk's block with the indices made local to it."""
+    return dmlc.gather(block, local, axis)
+
+
+def _gather_block(axis, pre_post, index_shape, dtype, positions, *pieces):
+    """Output block of gather: x's block sizes before and after the axis (pre_post), the
+    indices' shape in between.  Piece k is the gather of one input chunk of the axis at the
+    flattened index positions positions[k]; together they cover every position once."""
+    pre, post = pre_post
+    count = math.prod(index_shape)
+    if len(pieces) == 1 and positions[0] is None:  # one chunk holds every index, in order
+        return pieces[0].reshape(pre + index_shape + post)
+    out = np.empty(pre + (count,) + post, dtype)
+    lead = (builtins.slice(None),) * axis
+    for where, piece in zip(positions, pieces):
+        out[lead + (where,)] = piece
+    return out.reshape(pre + index_shape + post)
+
+
+def gather(x, indices, axis):
+    """:func:`dmlc.gather` on a Dask array: slices of x along ``axis`` picked by indices
+    (DirectML GATHER).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    indices : array_like of int
+        An in-memory integer array (NumPy, a list): its values decide which chunks each
+        output block reads, so a Dask array is a TypeError (its chunks would depend on data).
+        Negative and out-of-range values as in memory: a negative index counts from the end,
+        and one still outside the axis is clamped into its first or last chunk.
+    axis : int
+        As :func:`dmlc.gather`.
+
+    Returns
+    -------
+    dask.array.Array, shape ``x.shape[:axis] + indices.shape + x.shape[axis+1:]``
+
+    Notes
+    -----
+    Chunks: the axes of x other than ``axis`` keep their chunks; the axes that come from
+    ``indices`` are one chunk each.  ``axis`` may be chunked and is never rechunked: each
+    output block takes from every input chunk of the axis the indices that fall in it (one
+    gather per chunk, with indices made local to the chunk) and places them; a chunk that
+    holds none of the indices is not read.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    fname = "gather"
+    if isinstance(indices, da.Array):
+        raise TypeError(f"{fname}: indices must be an in-memory array (NumPy, a list), not a Dask array: the chunks "
+                        f"each output block reads depend on its values")
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    _check_arguments(dmlc.gather, _stand_in(x), indices, axis)
+    idx = np.asarray(indices)
+    if idx.size == 0 and not isinstance(indices, np.ndarray):
+        idx = idx.astype(np.int64)
+    nd = x.ndim
+    ax = _normalize_axis(axis, nd)
+    n = x.shape[ax]
+    out_shape = x.shape[:ax] + idx.shape + x.shape[ax + 1:]
+    out_chunks = tuple(x.chunks[:ax]) + tuple((s,) for s in idx.shape) + tuple(x.chunks[ax + 1:])
+    if math.prod(out_shape) == 0:
+        return da.empty(out_shape, dtype=x.dtype, chunks=out_chunks)
+    if n == 0:
+        dmlc.gather(_stand_in(x), idx, ax)  # raises the in-memory error: nothing to gather from
+    _check_sizes(x.shape, out_shape)
+    # The element each index reads, as the in-memory rule: + n below 0, then clamped.
+    flat = idx.reshape(-1)
+    if flat.dtype.kind == "u":
+        eff = np.minimum(flat, np.uint64(n - 1) if flat.dtype.itemsize == 8 else n - 1).astype(np.int64)
+    else:
+        eff = flat.astype(np.int64)
+        eff = np.clip(np.where(eff < 0, eff + n, eff), 0, n - 1)
+    bounds = bounds_of(x.chunks[ax])
+    chunk_of = np.searchsorted(np.asarray(bounds[1:]), eff, side="right")
+    touched = [(c, np.flatnonzero(chunk_of == c)) for c in range(len(x.chunks[ax]))]
+    touched = [(c, where) for c, where in touched if where.size]
+    in_order = len(touched) == 1
+    token = tokenize(x, flat, ax)
+    name, pname = f"dmlc-gather-{token}", f"dmlc-gather-piece-{token}"
+    pieces, blocks = {}, {}
+    q = idx.ndim
+    outer = [range(len(c)) for c in x.chunks[:ax]] + [range(len(c)) for c in x.chunks[ax + 1:]]
+    for index in itertools.product(*outer):
+        pre, post = index[:ax], index[ax:]
+        keys = []
+        for c, where in touched:
+            local = eff[where] - bounds[c]
+            key = (pname, c) + index
+            pieces[key] = (_gather_piece, (x.name,) + pre + (c,) + post, local, ax)
+            keys.append(key)
+        pre_post = (tuple(x.chunks[a][i] for a, i in enumerate(pre)),
+                    tuple(x.chunks[ax + 1 + a][i] for a, i in enumerate(post)))
+        positions = [None] if in_order else [where for _, where in touched]
+        blocks[(name,) + pre + (0,) * q + post] = (_gather_block, ax, pre_post, idx.shape, x.dtype, positions) + \
+            tuple(keys)
+    layers = {pname: (pieces, []), name: (blocks, [pname])}
+    return new_array(layers, [x], name, out_chunks, x.dtype)
+
+
+
+# ---------------------------------------------------------------------------------------
+# resample
+
+def _resample_taps(n, o0, o1, scale, in_off, out_off, linear, rounding):
+    """The input elements output indices o0..o1-1 of an axis read, as the core computes
+    them (src/ops/resample.c): x = ((o - out_off) / scale) - in_off in double from the
+    FLOAT fields; nearest floor(x) (rounding DECREASING) or ceil(x), clamped into [0, n);
+    linear x clamped into [0, n - 1], i0 = floor(x), w = x - i0, i1 = min(i0 + 1, n - 1).
+    Returns (i0, i1, w) arrays (w 0 for nearest)."""
+    o = np.arange(o0, o1, dtype=np.float64)
+    scale, in_off, out_off = (np.float64(np.float32(v)) for v in (scale, in_off, out_off))
+    x = ((o - out_off) / scale) - in_off
+    if not linear:
+        i = np.clip(np.floor(x) if rounding else np.ceil(x), 0, n - 1).astype(np.int64)
+        return i, i, np.zeros_like(x)
+    x = np.clip(x, 0, n - 1)
+    i0 = np.floor(x)
+    return i0.astype(np.int64), np.minimum(i0 + 1, n - 1).astype(np.int64), x - i0
+
+
+def _resample_axis(n, o0, o1, scale, in_off, out_off, linear, rounding):
+    """One axis of an output block holding o0..o1-1: the input interval [first, last) its
+    call reads and that call's (InputPixelOffset, OutputPixelOffset, output index of its
+    first kept element).
+
+    The call resamples the interval alone, with the offsets shifted by first and o0 so
+    that it reads the same elements with the same weights as the whole call.  The shifted
+    arithmetic is checked here against the whole one (the same double operations as the
+    core): where a rounding could differ, the block's call starts at input 0 and output 0
+    instead (the whole call's coordinates, more memory for that block only)."""
+    i0, i1, w = _resample_taps(n, o0, o1, scale, in_off, out_off, linear, rounding)
+    first, last = int(i0.min()), int(max(i0.max(), i1[w != 0].max() if (w != 0).any() else 0)) + 1
+    io, oo = float(np.float32(in_off + first)), float(np.float32(out_off - o0))
+    if io == in_off + first and oo == out_off - o0:
+        j0, j1, v = _resample_taps(last - first, 0, o1 - o0, scale, io, oo, linear, rounding)
+        read = w != 0
+        if (j0 == i0 - first).all() and (j1[read] == i1[read] - first).all() and (v == w).all():
+            return first, last, io, oo, 0
+    return 0, last, in_off, out_off, o0
+
+
+def _resample_block(region, p):
+    mode, rounding, scales, ins, outs, call_shape, skip, block_shape = p
+    y = dmlc._resample.resample2(region, mode, rounding, list(scales), list(ins), list(outs), call_shape, None)
+    if call_shape == block_shape:
+        return y
+    keep = tuple(builtins.slice(k, k + m) for k, m in zip(skip, block_shape))
+    return np.ascontiguousarray(y[keep])
+
+
+def resample(x, *, scales=None, size=None, mode="nearest", coordinate_transformation="half_pixel",
+             nearest_rounding="round_prefer_floor"):
+    """:func:`dmlc.resample` on a Dask array: resize any of its axes (DirectML RESAMPLE2).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    scales, size, mode, coordinate_transformation, nearest_rounding
+        As :func:`dmlc.resample`.
+
+    Returns
+    -------
+    dask.array.Array
+        Bit for bit the in-memory result: every output element reads the same input
+        elements with the same weights, in the same order.
+
+    Notes
+    -----
+    Chunks follow x's, scaled by each axis's output / input ratio (an input chunk boundary
+    ``b`` gives the output boundary ``b * m // n``).  Each output block's task reads the
+    input interval its taps reach (its halo: one element beyond its coordinates for
+    linear) from the input blocks it overlaps and resamples it in one call, so memory is a
+    few chunks per worker.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    from dmlc.resample import _desc_args
+    fname = "resample"
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    mode_v, rounding, sc, ins, outs, out_shape = _desc_args(tuple(x.shape), x.dtype, scales, size, mode,
+                                                             coordinate_transformation, nearest_rounding, fname)
+    _check_sizes(x.shape, out_shape)
+    linear = mode_v == 1
+    if x.size == 0 or math.prod(out_shape) == 0:
+        return da.empty(out_shape, dtype=x.dtype, chunks=tuple(chunks_from_bounds([], m) for m in out_shape))
+    out_chunks = tuple(chunks_from_bounds([b * m // n for b in bounds_of(c)[1:-1]], m)
+                       for c, n, m in zip(x.chunks, x.shape, out_shape))
+    out_bounds = [bounds_of(c) for c in out_chunks]
+
+    def plan(index):
+        intervals, call_ins, call_outs, call_shape, skip, block_shape = [], [], [], [], [], []
+        for a, k in enumerate(index):
+            o0, o1 = out_bounds[a][k], out_bounds[a][k + 1]
+            first, last, io, oo, k0 = _resample_axis(x.shape[a], o0, o1, sc[a], ins[a], outs[a], linear, rounding)
+            intervals.append([(first, last)])
+            call_ins.append(io)
+            call_outs.append(oo)
+            call_shape.append(o1 - o0 + k0)
+            skip.append(k0)
+            block_shape.append(o1 - o0)
+        return "run", intervals, (mode_v, rounding, tuple(sc), tuple(call_ins), tuple(call_outs), tuple(call_shape),
+                                  tuple(skip), tuple(block_shape))
+
+    name = f"dmlc-resample-{tokenize(x, mode_v, rounding, sc, ins, outs, out_shape)}"
+    layers = region_layers(x, name, out_chunks, plan, _resample_block)
+    return new_array(layers, [x], name, out_chunks, x.dtype)
+
+
+
+# ---------------------------------------------------------------------------------------
+# argmax, argmin: a tree reduction of per-block (value, global index) pairs
+
+def _arg_struct(dtype):
+    return np.dtype([("v", dtype), ("i", np.int64)])
+
+
+def _arg_block(block, axes, greatest, last, shape, block_info=None):
+    """The block's winner per kept position, its index made global (row-major over the
+    reduced axes of the whole array), the reduced axes kept with size 1."""
+    nd = block.ndim
+    kept = [a for a in range(nd) if a not in axes]
+    out_shape = [1 if a in axes else block.shape[a] for a in range(nd)]
+    out = np.empty(out_shape, _arg_struct(block.dtype))
+    if block.size == 0:
+        return out
+    fn = dmlc.argmax if greatest else dmlc.argmin
+    local = fn(block, axes, keepdims=True, select_last_index=last).reshape(-1)
+    flat = np.transpose(block, kept + list(axes)).reshape(-1, math.prod(block.shape[a] for a in axes))
+    out["v"] = np.take_along_axis(flat, local[:, None], 1).reshape(out_shape)
+    coords = np.unravel_index(local, [block.shape[a] for a in axes])
+    starts = [block_info[0]["array-location"][a][0] for a in axes]
+    out["i"] = np.ravel_multi_index([c + s for c, s in zip(coords, starts)], [shape[a] for a in axes]).reshape(out_shape)
+    return out
+
+
+def _arg_pick(x, axis, greatest, last):
+    """Of the candidates along `axis` (a tuple), per kept position: the greatest (least) value
+    in dmlc's order, of equal values the least (greatest, with last) global index."""
+    nd = x.ndim
+    kept = [a for a in range(nd) if a not in axis]
+    out_shape = [1 if a in axis else x.shape[a] for a in range(nd)]
+    out = np.empty(out_shape, x.dtype)
+    if x.size == 0:
+        return out
+    flat = np.transpose(x, kept + list(axis)).reshape(-1, math.prod(x.shape[a] for a in axis))
+    v, i = flat["v"], flat["i"]
+    pos = (dmlc.argmax if greatest else dmlc.argmin)(v, -1, keepdims=True)
+    best = np.take_along_axis(v, pos, 1)
+    eq = v == best
+    if v.dtype.kind == "f":
+        eq |= np.isnan(v) & np.isnan(best)
+    idx = np.where(eq, i, -1).max(1) if last else np.where(eq, i, np.iinfo(np.int64).max).min(1)
+    out["v"] = best.reshape(out_shape)
+    out["i"] = idx.reshape(out_shape)
+    return out
+
+
+def _arg_combine(x, axis, keepdims, greatest, last):
+    return _arg_pick(x, axis, greatest, last)
+
+
+def _arg_chunk(x, axis, keepdims):
+    return x  # the blocks are already one pair per chunk along the reduced axes
+
+
+def _arg_indices(pairs, indices_dtype):
+    return pairs["i"].astype(indices_dtype)
+
+
+def _arg(x, axis, keepdims, select_last_index, indices_dtype, fname):
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    fn = dmlc.argmax if fname == "argmax" else dmlc.argmin
+    _check_arguments(fn, _stand_in(x), axis, keepdims=keepdims, select_last_index=select_last_index,
+                     indices_dtype=indices_dtype)
+    nd = x.ndim
+    if axis is None:
+        axes = tuple(range(nd))
+    elif hasattr(axis, "__index__"):
+        axes = (_normalize_axis(axis, nd),)
+    else:
+        axes = tuple(sorted(_normalize_axis(a, nd) for a in axis))
+    idt = np.dtype(indices_dtype)
+    reduced = math.prod(x.shape[a] for a in axes)
+    if idt.itemsize == 4 and reduced - 1 > np.iinfo(idt).max:  # the core's check, made here for the whole array
+        raise ValueError(f"DML_OPERATOR_{fname.upper()}: OutputTensor.DataType is {idt.name.upper()}, which cannot "
+                         f"hold index {reduced - 1} (the reduced element count {reduced} - 1)")
+    greatest = fname == "argmax"
+    out_shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape) if keepdims or a not in axes)
+    if x.size == 0:
+        return da.empty(out_shape, dtype=idt)
+    partial = x.map_blocks(_arg_block, axes, greatest, bool(select_last_index), x.shape,
+                           dtype=_arg_struct(x.dtype),
+                           chunks=tuple((1,) * len(c) if a in axes else c for a, c in enumerate(x.chunks)),
+                           meta=np.empty((0,) * nd, _arg_struct(x.dtype)))
+    pick = functools.partial(_arg_combine, greatest=greatest, last=bool(select_last_index))
+    pairs = da.reduction(partial, _arg_chunk, pick, axis=axes, keepdims=True, dtype=_arg_struct(x.dtype), combine=pick,
+                         concatenate=True, meta=np.empty((0,) * nd, _arg_struct(x.dtype)))
+    indices = pairs.map_blocks(_arg_indices, idt, dtype=idt, meta=np.empty((0,) * nd, idt))
+    return indices if keepdims else da.squeeze(indices, axis=axes)
+
+
+def argmax(x, axis=None, *, keepdims=False, select_last_index=False, indices_dtype="int64"):
+    """:func:`dmlc.argmax` on a Dask array: the index of the greatest element over `axis`.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    axis, keepdims, select_last_index, indices_dtype
+        As :func:`dmlc.argmax` (None: all axes, the flat index; a tuple: row-major over them).
+
+    Returns
+    -------
+    dask.array.Array of ``indices_dtype``
+
+    Notes
+    -----
+    A tree reduction: each block gives, per kept position, its winner's value and index
+    (made global: row-major over the reduced axes of the whole array); the pairs are then
+    combined by dmlc's order (NaN above +inf, -0 equal to +0), equal values by the smaller
+    index (the larger with ``select_last_index``), so the result is the in-memory one for
+    every chunking.  Chunks of the kept axes stay.  Argument errors are raised here, with
+    the in-memory messages.
+    """
+    return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmax")
+
+
+def argmin(x, axis=None, *, keepdims=False, select_last_index=False, indices_dtype="int64"):
+    """:func:`dmlc.argmin` on a Dask array: the index of the least element over `axis`.
+
+    As :func:`argmax` with the least element (a NaN's index only when all are NaN).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+    axis, keepdims, select_last_index, indices_dtype
+        As :func:`dmlc.argmin`.
+
+    Returns
+    -------
+    dask.array.Array of ``indices_dtype``
+    """
+    return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmin")

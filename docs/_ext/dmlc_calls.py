@@ -115,6 +115,50 @@ CASES = {
         python="dmlc.avg_pool(x, 2, strides=2, dilations=2, start_padding=1, include_padding=True)",
         fields={"DimensionCount": 1, "Strides": [2], "WindowSize": [2], "StartPadding": [1], "EndPadding": [0],
                 "Dilations": [2], "IncludePadding": True}),
+    "GATHER": dict(
+        arrays={"x": _f32("[10, 20, 30, 40, 50]"), "i": "np.array([4, 0, -1, 7], np.int64)"},
+        python="dmlc.gather(x, i, axis=0)",
+        fields={"Axis": 0, "IndexDimensions": 1}),
+    "UPSAMPLE_2D": dict(
+        arrays={"x": _f32("[[[[1, 2], [3, 4]]]]")},
+        python='dmlc.upsample_2d(x, 2, mode="linear")',
+        fields={"ScaleSize": {"Width": 2, "Height": 2}, "InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR"}),
+    "RESAMPLE": dict(
+        arrays={"x": _f32("[[1, 2], [3, 4]]")},
+        python='dmlc.resample(x, scales=[2, 2], nearest_rounding="round_prefer_ceil")',
+        fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR", "ScaleCount": 2,
+                "Scales": [2.0, 2.0]}),
+    "RESAMPLE1": dict(
+        arrays={"x": _f32("[0, 10, 20]")},
+        python='dmlc.resample(x, scales=[2], mode="linear", coordinate_transformation="asymmetric")',
+        fields={"InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR", "DimensionCount": 1, "Scales": [2.0],
+                "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
+    "RESAMPLE2": dict(
+        arrays={"x": _f32("[1, 2, 3, 4]")},
+        python='dmlc.resample(x, size=[2], nearest_rounding="floor", coordinate_transformation="asymmetric")',
+        fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR",
+                "RoundingDirection": "DML_AXIS_DIRECTION_DECREASING", "DimensionCount": 1,
+                "Scales": [0.5], "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
+    "ARGMIN": dict(
+        arrays={"x": _f32("[[4, 1, 3], [2, 6, 1]]")},
+        python="dmlc.argmin(x, (0, 1), keepdims=True)",
+        fields={"AxisCount": 2, "Axes": [0, 1], "AxisDirection": "DML_AXIS_DIRECTION_INCREASING"}),
+    "ARGMAX": dict(
+        arrays={"x": _f32("[[1, 5, 5], [7, 0, 7]]")},
+        python="dmlc.argmax(x, 1, keepdims=True, select_last_index=True)",
+        fields={"AxisCount": 1, "Axes": [1], "AxisDirection": "DML_AXIS_DIRECTION_DECREASING"}),
+    "CAST": dict(
+        arrays={"x": _f32("[1.9, -1.9, 300, -300]")},
+        python="dmlc.cast(x, np.int8)",
+        fields={}),
+    "FILL_VALUE_CONSTANT": dict(
+        arrays={},
+        python='dmlc.fill_constant((2, 3), 2.5, "float32")',
+        fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_FLOAT32", "Value": ("Float32", 2.5)}),
+    "FILL_VALUE_SEQUENCE": dict(
+        arrays={},
+        python='dmlc.fill_sequence((2, 3), 10, -2, "int32")',
+        fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_INT32", "ValueStart": ("Int32", 10), "ValueDelta": ("Int32", -2)}),
 }
 
 _C_TYPES = {"float32": "FLOAT", "float16": "UINT16", "float64": "DOUBLE", "int64": "INT64", "int32": "INT32",
@@ -273,9 +317,11 @@ class Example:
         code.append("})")
         code.append(f'op = new("DML_OPERATOR_DESC*", {{"Type": lib.DML_OPERATOR_{self.op}, "Desc": desc}})')
         ins, outs = self.bindings(lambda s: f"binding({s})", '{"Buffer": ffi.NULL}')
-        code.append(f'inputs = new("DMLC_BUFFER_BINDING[]", [{", ".join(ins)}])')
+        if ins:
+            code.append(f'inputs = new("DMLC_BUFFER_BINDING[]", [{", ".join(ins)}])')
         code.append(f'outputs = new("DMLC_BUFFER_BINDING[]", [{", ".join(outs)}])')
-        code.append("hr = lib.dmlcExecuteOperator(op, len(inputs), inputs, len(outputs), outputs)")
+        code.append("hr = lib.dmlcExecuteOperator(op, len(inputs), inputs, len(outputs), outputs)" if ins else
+                    "hr = lib.dmlcExecuteOperator(op, 0, ffi.NULL, len(outputs), outputs)  # no inputs")
         code.append("assert hr == 0, ffi.string(lib.dmlcGetLastErrorMessage()).decode()")
         for k in self.out_arrays:
             code.append(f"print(repr({k}))")
@@ -315,6 +361,8 @@ class Example:
             elif ctype == "DML_SCALAR_UNION":
                 suffix = "LL" if v[0] == "Int64" else "ULL" if v[0] == "UInt64" else ""
                 init.append(f"        .{name} = {{.{v[0]} = {v[1]}{suffix}}},")
+            elif isinstance(v, dict):
+                init.append(f"        .{name} = {{{', '.join(f'.{k} = {x}' for k, x in v.items())}}},")
             elif isinstance(v, list):
                 arr = name[0].lower() + name[1:]
                 base = ctype.replace("const ", "").rstrip("*")
@@ -337,9 +385,11 @@ class Example:
         lines += init
         lines.append("    };")
         lines.append(f"    DML_OPERATOR_DESC op = {{DML_OPERATOR_{self.op}, &desc}};")
-        lines.append(f"    DMLC_BUFFER_BINDING inputs[{len(ins)}] = {{{', '.join(ins)}}};")
+        if ins:
+            lines.append(f"    DMLC_BUFFER_BINDING inputs[{len(ins)}] = {{{', '.join(ins)}}};")
         lines.append(f"    DMLC_BUFFER_BINDING outputs[{len(outs)}] = {{{', '.join(outs)}}};")
-        lines.append(f"    HRESULT hr = dmlcExecuteOperator(&op, {len(ins)}, inputs, {len(outs)}, outputs);")
+        inputs = "inputs" if ins else "NULL"  # an operator without inputs (the fills)
+        lines.append(f"    HRESULT hr = dmlcExecuteOperator(&op, {len(ins)}, {inputs}, {len(outs)}, outputs);")
         lines.append("    if (FAILED(hr)) {")
         lines.append('        fprintf(stderr, "%s\\n", dmlcGetLastErrorMessage());')
         lines.append("        return 1;")

@@ -279,6 +279,123 @@ def identity():
     return fig
 
 
+def gather():
+    """GATHER: rows of a table picked by indices, negative ones from the end, out-of-range ones clamped."""
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    idx = np.array([2, 0, -1, 9], np.int64)
+    y = dmlc.gather(x, idx, axis=0)
+    n = x.shape[0]
+    rows = [min(max(i + n if i < 0 else i, 0), n - 1) for i in idx.tolist()]
+    assert np.array_equal(y, x[rows]), (y, rows)
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.0), gridspec_kw={"width_ratios": [3, 1, 3]})
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[k]] * 3 for k in range(n)], "x (4, 3)")
+    _grid(axes[1], [[str(i)] for i in idx.tolist()], [[_PALETTE[r]] for r in rows], "indices")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in y], [[_PALETTE[r]] * 3 for r in rows],
+          "gather(x, indices, axis=0)")
+    fig.suptitle("out[j] = x[clamp(i if i >= 0 else i + 4, 0, 3)]: -1 reads the last row, 9 clamps to it",
+                 fontsize=10)
+    return fig
+
+
+def resample():
+    """RESAMPLE2: a 2x2 image enlarged to 4x4, nearest and linear (pixel centres, clamped edges)."""
+    x = np.array([[1, 2], [3, 4]], np.float32)
+    near = dmlc.resample(x, scales=[2, 2])
+    lin = dmlc.resample(x, scales=[2, 2], mode="linear")
+
+    def coord(o, n):  # half-pixel: x = (o + 0.5) / scale - 0.5
+        return (o + 0.5) / 2 - 0.5
+
+    want_near = np.empty((4, 4), np.float32)
+    want_lin = np.empty((4, 4), np.float32)
+    for a in range(4):
+        for b in range(4):
+            ca, cb = coord(a, 2), coord(b, 2)
+            want_near[a, b] = x[min(max(int(np.ceil(ca - 0.5)), 0), 1), min(max(int(np.ceil(cb - 0.5)), 0), 1)]
+            ca, cb = min(max(ca, 0.0), 1.0), min(max(cb, 0.0), 1.0)
+            i, j = int(np.floor(ca)), int(np.floor(cb))
+            wa, wb = ca - i, cb - j
+            i1, j1 = min(i + 1, 1), min(j + 1, 1)
+            want_lin[a, b] = ((1 - wa) * (1 - wb) * x[i, j] + (1 - wa) * wb * x[i, j1]
+                              + wa * (1 - wb) * x[i1, j] + wa * wb * x[i1, j1])
+    assert np.array_equal(near, want_near), near
+    assert np.allclose(lin, want_lin, rtol=0, atol=1e-6), lin
+    assert np.array_equal(dmlc.upsample_2d(x[None, None], 2, mode="linear")[0, 0], lin)
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.0), gridspec_kw={"width_ratios": [2, 4, 4]})
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[int(v) - 1] for v in r] for r in x], "x (2, 2)")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in near], [[_PALETTE[int(v) - 1] for v in r] for r in near],
+          "resample(x, scales=[2, 2])")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in lin], [["white"] * 4 for _ in range(4)],
+          'mode="linear" (= upsample_2d)')
+    fig.suptitle("x = (o + 0.5) / scale - 0.5 per axis; nearest rounds it, linear blends the two "
+                 "neighbours, clamped at the edges", fontsize=10)
+    return fig
+
+
+def argminmax():
+    """ARGMAX and ARGMIN of a 3x4 array along each axis and over all of it."""
+    x = np.array([[3, 9, 1, 4], [7, 2, 9, 0], [5, 6, 8, 2]], np.float32)
+    along0, along1 = dmlc.argmax(x, 0), dmlc.argmin(x, 1)
+    flat = int(dmlc.argmax(x))
+    # The rule: the first index of the greatest (least) element, row-major over the reduced axes.
+    assert along0.tolist() == [max(range(3), key=lambda r: (x[r, c], -r)) for c in range(4)]
+    assert along1.tolist() == [min(range(4), key=lambda c: (x[r, c], c)) for r in range(3)]
+    assert flat == min(k for k in range(12) if x.flat[k] == x.max()) == 1
+    assert int(dmlc.argmax(x, select_last_index=True)) == max(k for k in range(12) if x.flat[k] == x.max()) == 6
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(11, 2.8))
+    labels = [[_fmt(v) for v in r] for r in x]
+    _grid(axes[0], labels, [[_PALETTE[0] if along0[c] == r else "white" for c in range(4)] for r in range(3)],
+          f"argmax(x, 0) = {along0.tolist()}")
+    _grid(axes[1], labels, [[_PALETTE[1] if along1[r] == c else "white" for c in range(4)] for r in range(3)],
+          f"argmin(x, 1) = {along1.tolist()}")
+    _grid(axes[2], labels, [[_PALETTE[2] if r * 4 + c == flat else _PALETTE[3] if r * 4 + c == 6 else "white"
+                             for c in range(4)] for r in range(3)],
+          "argmax(x) = 1; select_last_index: 6")
+    fig.suptitle("the index of the greatest / least element over the reduced axes (row-major over them); "
+                 "ties: the first, or the last", fontsize=10)
+    return fig
+
+
+def cast():
+    """CAST: float32 to int8 and uint8, truncation, saturation and NaN to 0."""
+    x = np.array([1.9, -1.9, 300.0, -300.0, np.nan, np.inf, -0.0], np.float32)
+    i8, u8 = dmlc.cast(x, np.int8), dmlc.cast(x, np.uint8)
+
+    def rule(v, lo, hi):  # truncate toward zero, saturate, NaN -> 0
+        if np.isnan(v):
+            return 0
+        return int(min(max(np.trunc(v), lo), hi))
+    assert i8.tolist() == [rule(v, -128, 127) for v in x.tolist()]
+    assert u8.tolist() == [rule(v, 0, 255) for v in x.tolist()]
+    plt = _plt()
+    fig, axes = plt.subplots(3, 1, figsize=(8, 2.8))
+    n = len(x)
+    cols = [[_PALETTE[k % len(_PALETTE)] for k in range(n)]]
+    _grid(axes[0], [[_fmt(v) for v in x]], cols, "x (float32)")
+    _grid(axes[1], [[str(v) for v in i8.tolist()]], cols, "cast(x, int8)")
+    _grid(axes[2], [[str(v) for v in u8.tolist()]], cols, "cast(x, uint8)")
+    fig.suptitle("float to integer: truncate toward zero, saturate, NaN gives 0", fontsize=10)
+    return fig
+
+
+def fill():
+    """FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE on a 3x4 output."""
+    c = dmlc.fill_constant((3, 4), 7, "float32")
+    s = dmlc.fill_sequence((3, 4), 10, -2, "uint8")
+    assert np.array_equal(c, np.full((3, 4), 7, np.float32))
+    assert s.tolist() == [[(10 - 2 * (r * 4 + k)) % 256 for k in range(4)] for r in range(3)]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 2.6))
+    _grid(axes[0], [[_fmt(v) for v in r] for r in c], [[_PALETTE[0]] * 4] * 3, "fill_constant((3, 4), 7, float32)")
+    _grid(axes[1], [[str(v) for v in r] for r in s.tolist()], [[_PALETTE[1]] * 4] * 3,
+          "fill_sequence((3, 4), 10, -2, uint8)")
+    fig.suptitle("element k (row-major) = start + k * delta, integers modulo 2**bits", fontsize=10)
+    return fig
+
+
 FIGURES = {
     "depth_space.png": depth_space,
     "padding_modes.png": padding_modes,
@@ -288,13 +405,19 @@ FIGURES = {
     "tile.png": tile,
     "slice.png": slicing,
     "identity.png": identity,
+    "gather.png": gather,
+    "resample.png": resample,
+    "argminmax.png": argminmax,
+    "cast.png": cast,
+    "fill.png": fill,
 }
 
 FAMILY_FIGURE = {
     "depth_space": "depth_space.png", "padding": "padding_modes.png", "split_join": "split_join.png",
     "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
-    "tiling": "tile.png",
+    "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
+    "argminmax": "argminmax.png", "cast": "cast.png", "fill": "fill.png",
 }
 
 

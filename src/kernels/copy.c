@@ -35,6 +35,7 @@ void dmlc_copy_plan_init(dmlc_copy_plan* plan, UINT elem_size, UINT ndim, const 
 {
     UINT n = 0;
     plan->elem_size = elem_size;
+    plan->src_elem_size = elem_size;
     for (UINT i = 0; i < ndim; ++i) {
         if (sizes[i] == 1) continue;
         /* Merge into the previous dimension when it steps exactly over this one in both
@@ -664,7 +665,7 @@ static void map_range(void* vjob, uint64_t begin, uint64_t end)
 {
     const map_job* job = (const map_job*)vjob;
     const dmlc_copy_plan* p = job->plan;
-    const int64_t es = p->elem_size;
+    const int64_t es = p->elem_size, ses = p->src_elem_size;
     const UINT od = job->outer_ndim;
     uint64_t idx[DMLC_MAX_PLAN_DIMS];
     uint64_t outer = begin / job->pieces, piece = begin % job->pieces;
@@ -678,7 +679,7 @@ static void map_range(void* vjob, uint64_t begin, uint64_t end)
     for (uint64_t item = begin; item < end; ++item) {
         const uint64_t c0 = job->n * piece / job->pieces, c1 = job->n * (piece + 1) / job->pieces;
         job->fn(job->ctx, job->dst + (doff + (int64_t)c0 * job->ds) * es, job->ds,
-                job->src + (soff + (int64_t)c0 * job->ss) * es, job->ss, c1 - c0);
+                job->src + (soff + (int64_t)c0 * job->ss) * ses, job->ss, c1 - c0);
         if (++piece < job->pieces) continue;
         piece = 0;
         for (UINT i = od; i-- > 0;) {
@@ -695,7 +696,7 @@ static void map_range(void* vjob, uint64_t begin, uint64_t end)
 void dmlc_map_run(const dmlc_copy_plan* p, void* dst, const void* src, dmlc_row_fn fn, const void* ctx)
 {
     map_job job;
-    uint64_t outer = 1, bytes = 2 * (uint64_t)p->elem_size, threads;
+    uint64_t outer = 1, bytes = (uint64_t)p->elem_size + p->src_elem_size, threads;
     if (p->ndim == 0) { /* a single element */
         fn(ctx, dst, 1, src, 1, 1);
         return;

@@ -75,4 +75,40 @@ static inline uint16_t dmlc_float_to_half_inline(float f)
     return (uint16_t)(sign | h);
 }
 
+/* double -> FLOAT16 bits in one rounding (to nearest even), as dmlc_float_to_half_inline
+ * does for float (CAST, FILL_VALUE_SEQUENCE): via float would round twice (0x3ff0_0400_0000_0001 sits just above the
+ * halfway point between two halves, and float's rounding would put it exactly on it). */
+static inline uint16_t dmlc_double_to_half_inline(double d)
+{
+    uint64_t x, man, h, rem, halfway;
+    uint16_t sign;
+    int e;
+    memcpy(&x, &d, sizeof x);
+    sign = (uint16_t)((x >> 48) & 0x8000u);
+    man = x & (((uint64_t)1 << 52) - 1);
+    e = (int)((x >> 52) & 0x7ffu);
+    if (e == 0x7ff) {
+        if (!man) return (uint16_t)(sign | 0x7c00u);
+        h = 0x7c00u + (man >> 42);
+        return (uint16_t)(sign | (h == 0x7c00u ? h + 1 : h)); /* a NaN stays a NaN */
+    }
+    e = e - 1023 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
+    if (e <= 0) {
+        /* A subnormal half counts units of 2^-24: 1.man * 2^(e-15) is (man | 2^52) >> (43 - e). */
+        unsigned shift = (unsigned)(43 - e);
+        if (e < -10) return sign; /* below 2^-25: rounds to zero */
+        man |= (uint64_t)1 << 52;
+        h = man >> shift;
+        rem = man & (((uint64_t)1 << shift) - 1);
+        halfway = (uint64_t)1 << (shift - 1);
+        if (rem > halfway || (rem == halfway && (h & 1u))) ++h;
+        return (uint16_t)(sign | h);
+    }
+    h = ((uint64_t)e << 10) | (man >> 42);
+    rem = man & (((uint64_t)1 << 42) - 1);
+    if (rem > ((uint64_t)1 << 41) || (rem == ((uint64_t)1 << 41) && (h & 1u))) ++h; /* a carry to inf is right */
+    return (uint16_t)(sign | h);
+}
+
 #endif /* DMLC_HALF_H */

@@ -4,22 +4,10 @@
  * to float32, then that plus Bias rounded to float32 (FLOAT64: double, with Scale and Bias
  * widened), then one conversion to the output type, rounding to nearest even.  A fused
  * multiply-add rounds only once and differs in the last bit for some inputs, so this file
- * must never be compiled into one: GCC contracts a*b + c into an FMA whenever the target
- * has the instruction (its default outside ISO C mode is -ffp-contract=fast, and
- * -march=native, AArch64 or POWER have FMA).  The C standard's FP_CONTRACT pragma turns
- * contraction off for clang and the compilers that follow the standard; GCC ignores that
- * pragma (and warns), but honours its own optimize pragma for the functions below.
+ * must never be compiled into one (no_contract.h says how).
  * tests/test_element_wise_identity.py compiles this file for an FMA target and compares
  * the results with NumPy's separately rounded float32 arithmetic. */
-#if defined(__clang__)
-#  pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#  pragma GCC optimize("fp-contract=off")
-#elif defined(_MSC_VER)
-#  pragma fp_contract(off)
-#else
-#  pragma STDC FP_CONTRACT OFF
-#endif
+#include "no_contract.h"
 
 #include "../dmlc_internal.h"
 

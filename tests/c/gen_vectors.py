@@ -21,6 +21,7 @@ little-endian (vectors.c checks the host).
 """
 import argparse
 import os
+import re
 import sys
 
 import numpy as np
@@ -33,10 +34,11 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (ref_avg_pool, ref_max_unpool, ref_scale_bias, ref_slice, ref_slice1,  # noqa: E402
-                       ref_tile)
+from reference import (cast_edge_values, ref_arg, ref_avg_pool, ref_cast, ref_fill_sequence, ref_gather,  # noqa: E402
+                       ref_max_unpool, ref_resample, ref_scale_bias, ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
+from dmlc._examples import gather as ex_gather  # noqa: E402
 from dmlc._examples import max_pooling as ex_mp  # noqa: E402
 from dmlc._examples import padding as ex_pad  # noqa: E402
 from dmlc._examples import split_join as ex_sj  # noqa: E402
@@ -408,6 +410,112 @@ def numpy_cases(rng):
     cases.append(pool_case("MAX_POOLING2 FLOAT32 3x3/2 strided (NHWC) input", "MAX_POOLING2", x, [3, 3], [2, 2],
                            [1, 1], [1, 1], indices=np.uint32, in_strides=[480, 1, 60, 3], rng=rng))
     cases += data_movement_cases(rng)
+    cases += resample_cases(rng)
+    return cases
+
+
+def resample_cases(rng):
+    """RESAMPLE, RESAMPLE1, RESAMPLE2 and UPSAMPLE_2D: nearest for every type (a gather, bit
+    for bit), linear for the five linear types on small integers at Scale 2 (weights 1/4
+    and 3/4: every sum exact in every type, so the bytes are the reference's)."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = random_values(rng, (2, 3, 5), dtype)
+        size, scales = (2, 5, 3), [1.0, 1.5, 0.5]
+        want = ref_resample(x, size, scales, [0.5] * 3, [-0.5] * 3, "nearest")
+        cases.append(Case(f"RESAMPLE {name} nearest", "RESAMPLE", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=0, scales=scales))
+        ins, outs = [0.25, 0.0, 1.0], [0.0, 0.5, -0.5]
+        want = ref_resample(x, size, scales, ins, outs, "nearest")
+        cases.append(Case(f"RESAMPLE1 {name} nearest offsets", "RESAMPLE1", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=0, scales=scales, in_offsets=ins, out_offsets=outs))
+        rounding = ("increasing", "decreasing")[k % 2]
+        want = ref_resample(x, size, scales, ins, outs, "nearest", rounding)
+        cases.append(Case(f"RESAMPLE2 {name} nearest {rounding}", "RESAMPLE2", [input_tensor(x, [1, 2, 6], rng)],
+                          [output_tensor(want)], interpolation=0, rounding=k % 2, scales=scales, in_offsets=ins,
+                          out_offsets=outs))
+        x4 = random_values(rng, (1, 2, 2, 3), dtype)
+        cases.append(Case(f"UPSAMPLE_2D {name} nearest 3x2", "UPSAMPLE_2D", [input_tensor(x4)],
+                          [output_tensor(x4.repeat(3, axis=2).repeat(2, axis=3))], interpolation=0, scale_h=3,
+                          scale_w=2))
+        if np.dtype(dtype) not in (np.float16, np.float32, np.float64, np.int8, np.uint8):
+            continue
+        x = rng.integers(-8, 9, size=(2, 3, 4)).astype(dtype) if np.dtype(dtype).kind != "u" else \
+            rng.integers(0, 17, size=(2, 3, 4)).astype(dtype)
+        size, scales = (2, 6, 8), [1.0, 2.0, 2.0]
+        want = ref_resample(x, size, scales, [0.5] * 3, [-0.5] * 3, "linear")
+        cases.append(Case(f"RESAMPLE {name} linear x2", "RESAMPLE", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=1, scales=scales))
+        cases.append(Case(f"RESAMPLE2 {name} linear x2", "RESAMPLE2", [input_tensor(x)], [output_tensor(want)],
+                          interpolation=1, rounding=1, scales=scales, in_offsets=[0.5] * 3, out_offsets=[-0.5] * 3))
+        x4 = x.reshape(1, 2, 3, 4)
+        want = ref_resample(x4, (1, 2, 6, 8), [1, 1, 2, 2], [0.5] * 4, [-0.5] * 4, "linear")
+        cases.append(Case(f"UPSAMPLE_2D {name} linear 2x2", "UPSAMPLE_2D", [input_tensor(x4)], [output_tensor(want)],
+                          interpolation=1, scale_h=2, scale_w=2))
+    cases += argminmax_cases(rng)
+    return cases
+
+
+def argminmax_cases(rng):
+    """ARGMAX and ARGMIN: ties, NaNs, -0 and infinities planted, one to three axes, both
+    directions, every input type and the four index types, a strided input."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = pooling_values(rng, (3, 4, 5), dtype)
+        axes = ([2], [0], [0, 2], [1, 2], [0, 1, 2])[k % 5]
+        idt = (np.uint32, np.uint64, np.int32, np.int64)[k % 4]
+        for op, greatest in (("ARGMAX", True), ("ARGMIN", False)):
+            direction = (k + greatest) % 2
+            want = ref_arg(x, axes, greatest, bool(direction)).astype(idt)
+            strides = [1, 3, 12] if k % 3 == 0 else None  # x stored transposed
+            cases.append(Case(f"{op} {name} axes {axes} {('INCREASING', 'DECREASING')[direction]} into "
+                              f"{DML_TYPE[np.dtype(idt)]}", op, [input_tensor(x, strides, rng)],
+                              [output_tensor(want)], axes=axes, direction=direction))
+    cases += cast_cases(rng)
+    cases += fill_cases()
+    return cases
+
+
+def _union_bits(dtype, value):
+    """value as dtype, its bits zero-extended to 64: what a DML_SCALAR_UNION holds."""
+    v = np.array(value).astype(dtype) if np.dtype(dtype).kind == "f" else np.array(value % (1 << (8 * np.dtype(
+        dtype).itemsize)), np.uint64).astype(UINT_OF[np.dtype(dtype).itemsize])
+    return int(v.view(UINT_OF[np.dtype(dtype).itemsize]))
+
+
+def fill_cases():
+    """FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE over every type, into packed and strided
+    outputs (the union's bits as vectors.c stores them)."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        start, delta = (1.5, -0.25) if np.dtype(dtype).kind == "f" else (-3 if np.dtype(dtype).kind == "i" else 250, 7)
+        shape = [2, 3, 5][: 1 + k % 3]
+        want = ref_fill_sequence(tuple(shape), start, delta, dtype)
+        strides = None if k % 2 else [2 * s for s in np.cumprod(([1] + shape[::-1])[:-1])[::-1]]
+        cases.append(Case(f"FILL_VALUE_SEQUENCE {name} {len(shape)}-d", "FILL_VALUE_SEQUENCE", [],
+                          [output_tensor(want, strides)], scalar_type=name,
+                          scalar_bits=_union_bits(dtype, start), scalar_bits2=_union_bits(dtype, delta)))
+        want = np.full(tuple(shape), 7, dtype)
+        cases.append(Case(f"FILL_VALUE_CONSTANT {name} {len(shape)}-d", "FILL_VALUE_CONSTANT", [],
+                          [output_tensor(want, strides)], scalar_type=name, scalar_bits=_union_bits(dtype, 7)))
+    return cases
+
+
+def cast_cases(rng):
+    """CAST: every one of the 121 type pairs over the source type's edge values (NaN kept
+    only where the output is an integer: a float NaN's payload is free), through a strided
+    input."""
+    cases = []
+    for src in ALL_DTYPES:
+        for dst in ALL_DTYPES:
+            x = cast_edge_values(src)
+            if np.dtype(src).kind == "f" and np.dtype(dst).kind == "f":
+                x = x[~np.isnan(x)]
+            cases.append(Case(f"CAST {DML_TYPE[np.dtype(src)]} to {DML_TYPE[np.dtype(dst)]} edge values", "CAST",
+                              [input_tensor(x, [2], rng)], [output_tensor(ref_cast(x, dst))]))
     return cases
 
 
@@ -469,6 +577,41 @@ def data_movement_cases(rng):
                           [output_tensor(ref_avg_pool(x, [2, 2, 2], [2, 2, 2], [0] * 3, [0] * 3, [1] * 3)[0]
                                          .astype(dtype))], spatial=3, window=[2, 2, 2], strides=[2, 2, 2],
                           start=[0] * 3, end=[0] * 3, dilations=[1] * 3, include_padding=False))
+    return cases
+
+
+def indexing_cases(rng):
+    """GATHER: the page's worked examples, then every data type with each of the four index
+    types, negative and out-of-range (clamped) indices, a strided input, and an index
+    dimension count of 0 and of 2."""
+    cases = []
+    for k, ex in enumerate(ex_gather.EXAMPLES):
+        x, idx = ex.inputs["InputTensor"], ex.inputs["IndicesTensor"]
+        axis = ex.params["Axis"]
+        want = ex.expected["OutputTensor"]
+        cases.append(Case(f"page GATHER example {k + 1}", "GATHER", [input_tensor(x), input_tensor(idx)],
+                          [output_tensor(want)], axis=axis, index_dimensions=1))
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        idx_dtype = (np.int32, np.int64, np.uint32, np.uint64)[k % 4]
+        x = random_values(rng, (4, 5, 3), dtype)
+        axis = k % 3
+        n = x.shape[axis]
+        lo = -n - 2 if np.dtype(idx_dtype).kind == "i" else 0
+        idx = rng.integers(lo, n + 2, (1, 1, 6)).astype(idx_dtype)
+        want = ref_gather(x, idx[0, 0], axis)
+        cases.append(Case(f"GATHER {name} {DML_TYPE[np.dtype(idx_dtype)]} indices, Axis {axis}, clamped", "GATHER",
+                          [input_tensor(x, [1, 12, 4], rng), input_tensor(idx)], [output_tensor(want)], axis=axis,
+                          index_dimensions=1))
+    x = random_values(rng, (1, 6, 4), np.float32)
+    idx = rng.integers(-6, 6, (1, 2, 3)).astype(np.int64)
+    cases.append(Case("GATHER FLOAT32 IndexDimensions 2 (the leading 1 dropped)", "GATHER",
+                      [input_tensor(x), input_tensor(idx)], [output_tensor(ref_gather(x, idx[0], 1)[0])], axis=1,
+                      index_dimensions=2))
+    idx = np.array([[[-2]]], np.int32)
+    cases.append(Case("GATHER FLOAT32 IndexDimensions 0 (one index, a leading 1)", "GATHER",
+                      [input_tensor(x), input_tensor(idx)], [output_tensor(ref_gather(x, -2, 2)[None])], axis=2,
+                      index_dimensions=0))
     return cases
 
 
@@ -568,8 +711,9 @@ def emit(cases):
         p = c.params
         fields = [f'.name = "{c.name}"', f".type = DML_OPERATOR_{c.op}", f".inputs = {len(c.inputs)}",
                   f".outputs = {len(c.outputs)}",
-                  ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}",
                   ".out = {" + ", ".join(tensor(t) for t in c.outputs) + "}"]
+        if c.inputs:  # C99 has no empty braces: an operator without inputs leaves .in zeroed
+            fields.insert(4, ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}")
         if "block" in p:
             fields.append(f".block = {p['block']}")
         if "order" in p:
@@ -581,8 +725,12 @@ def emit(cases):
         if "scalar_type" in p:
             fields.append(f".scalar_type = DML_TENSOR_DATA_TYPE_{p['scalar_type']}")
             fields.append(f".scalar_bits = 0x{p['scalar_bits']:x}u")
+        if "scalar_bits2" in p:
+            fields.append(f".scalar_bits2 = 0x{p['scalar_bits2']:x}u")
         if "axis" in p:
             fields.append(f".axis = {p['axis']}")
+        if "index_dimensions" in p:
+            fields.append(f".index_dimensions = {p['index_dimensions']}")
         for key in ("spatial",):
             if key in p:
                 fields.append(f".{key} = {p[key]}")
@@ -590,6 +738,14 @@ def emit(cases):
                     "repeats"):
             if key in p:
                 fields.append(f".{key} = {c_uints(p[key])}")
+        for key in ("interpolation", "rounding", "scale_h", "scale_w"):
+            if key in p:
+                fields.append(f".{key} = {p[key]}")
+        for key in ("scales", "in_offsets", "out_offsets"):
+            if key in p:
+                fields.append(f".{key} = {{" + ", ".join(c_float(v) for v in p[key]) + "}")
+        if "axes" in p:
+            fields.append(f".axis_count = {len(p['axes'])}, .axes = {c_uints(p['axes'])}, .direction = {p['direction']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
         if "scale_bias" in p:
@@ -606,8 +762,12 @@ def emit(cases):
 def build():
     rng = np.random.default_rng(20240611)
     cases = worked_examples() + numpy_cases(rng) + large_cases()
+    cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     ops = {c.op for c in cases}
-    assert len(ops) == 18, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    assert len(ops) == 28, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
+    with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
+        implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))
+    assert ops == implemented, sorted(implemented ^ ops)  # every operator dmlc implements
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
 

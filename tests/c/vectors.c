@@ -37,8 +37,9 @@ typedef struct vec_case {
     DML_DEPTH_SPACE_ORDER order;
     DML_PADDING_MODE mode;
     FLOAT value;             /* PADDING */
-    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1 */
+    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1, FILL_VALUE_* */
     UINT64 scalar_bits;
+    UINT64 scalar_bits2;     /* FILL_VALUE_SEQUENCE's ValueDelta */
     UINT axis;
     UINT spatial;
     UINT window[3], strides[3], dilations[3], start[8], end[8];
@@ -46,6 +47,13 @@ typedef struct vec_case {
     UINT offsets[8], sizes[8]; /* SLICE, SLICE1 */
     INT slice_strides[8];
     UINT repeats[8];         /* TILE */
+    UINT index_dimensions;   /* GATHER */
+    UINT interpolation;      /* RESAMPLE*, UPSAMPLE_2D: DML_INTERPOLATION_MODE */
+    UINT rounding;           /* RESAMPLE2: DML_AXIS_DIRECTION */
+    FLOAT scales[8], in_offsets[8], out_offsets[8];
+    UINT scale_h, scale_w;   /* UPSAMPLE_2D */
+    UINT axis_count, axes[8]; /* ARGMIN, ARGMAX */
+    UINT direction;
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
     FLOAT scale, bias;
 } vec_case;
@@ -104,9 +112,18 @@ typedef struct vec_descs {
         DML_SLICE_OPERATOR_DESC slice;
         DML_SLICE1_OPERATOR_DESC slice1;
         DML_TILE_OPERATOR_DESC tile;
+        DML_UPSAMPLE_2D_OPERATOR_DESC up;
+        DML_RESAMPLE_OPERATOR_DESC rs;
+        DML_RESAMPLE1_OPERATOR_DESC rs1;
+        DML_RESAMPLE2_OPERATOR_DESC rs2;
         DML_MAX_UNPOOLING_OPERATOR_DESC unpool;
         DML_AVERAGE_POOLING_OPERATOR_DESC ap;
         DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
+        DML_GATHER_OPERATOR_DESC gather;
+        DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
+        DML_CAST_OPERATOR_DESC cast;
+        DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
+        DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
     } u;
     DML_SCALE_BIAS scale_bias;
     DML_OPERATOR_DESC op;
@@ -215,6 +232,23 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         if (c->type == DML_OPERATOR_MAX_POOLING2) d->u.mp2.Dilations = c->dilations;
         slots = 2;
         break;
+    case DML_OPERATOR_FILL_VALUE_CONSTANT:
+        d->u.fill.OutputTensor = out[0];
+        d->u.fill.ValueDataType = c->scalar_type;
+        for (UINT b = 0; b < 8; ++b) d->u.fill.Value.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
+        break;
+    case DML_OPERATOR_FILL_VALUE_SEQUENCE:
+        d->u.seq.OutputTensor = out[0];
+        d->u.seq.ValueDataType = c->scalar_type;
+        for (UINT b = 0; b < 8; ++b) {
+            d->u.seq.ValueStart.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
+            d->u.seq.ValueDelta.Bytes[b] = (BYTE)(c->scalar_bits2 >> (8 * b));
+        }
+        break;
+    case DML_OPERATOR_CAST:
+        d->u.cast.InputTensor = in[0];
+        d->u.cast.OutputTensor = out[0];
+        break;
     case DML_OPERATOR_ELEMENT_WISE_IDENTITY:
         d->u.id.InputTensor = in[0];
         d->u.id.OutputTensor = out[0];
@@ -238,16 +272,64 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.slice1.InputWindowSizes = c->sizes;
         d->u.slice1.InputWindowStrides = c->slice_strides;
         break;
+    case DML_OPERATOR_ARGMIN:
+    case DML_OPERATOR_ARGMAX:
+        d->u.arg.InputTensor = in[0];
+        d->u.arg.OutputTensor = out[0];
+        d->u.arg.AxisCount = c->axis_count;
+        d->u.arg.Axes = c->axes;
+        d->u.arg.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
+        break;
     case DML_OPERATOR_TILE:
         d->u.tile.InputTensor = in[0];
         d->u.tile.OutputTensor = out[0];
         d->u.tile.RepeatsCount = c->in[0].ndim;
         d->u.tile.Repeats = c->repeats;
         break;
+    case DML_OPERATOR_UPSAMPLE_2D:
+        d->u.up.InputTensor = in[0];
+        d->u.up.OutputTensor = out[0];
+        d->u.up.ScaleSize.Width = c->scale_w;
+        d->u.up.ScaleSize.Height = c->scale_h;
+        d->u.up.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        break;
+    case DML_OPERATOR_RESAMPLE:
+        d->u.rs.InputTensor = in[0];
+        d->u.rs.OutputTensor = out[0];
+        d->u.rs.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.rs.ScaleCount = c->in[0].ndim;
+        d->u.rs.Scales = c->scales;
+        break;
+    case DML_OPERATOR_RESAMPLE1:
+        d->u.rs1.InputTensor = in[0];
+        d->u.rs1.OutputTensor = out[0];
+        d->u.rs1.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.rs1.DimensionCount = c->in[0].ndim;
+        d->u.rs1.Scales = c->scales;
+        d->u.rs1.InputPixelOffsets = c->in_offsets;
+        d->u.rs1.OutputPixelOffsets = c->out_offsets;
+        break;
+    case DML_OPERATOR_RESAMPLE2:
+        d->u.rs2.InputTensor = in[0];
+        d->u.rs2.OutputTensor = out[0];
+        d->u.rs2.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.rs2.RoundingDirection = (DML_AXIS_DIRECTION)c->rounding;
+        d->u.rs2.DimensionCount = c->in[0].ndim;
+        d->u.rs2.Scales = c->scales;
+        d->u.rs2.InputPixelOffsets = c->in_offsets;
+        d->u.rs2.OutputPixelOffsets = c->out_offsets;
+        break;
     case DML_OPERATOR_MAX_UNPOOLING:
         d->u.unpool.InputTensor = in[0];
         d->u.unpool.IndicesTensor = in[1];
         d->u.unpool.OutputTensor = out[0];
+        break;
+    case DML_OPERATOR_GATHER:
+        d->u.gather.InputTensor = in[0];
+        d->u.gather.IndicesTensor = in[1];
+        d->u.gather.OutputTensor = out[0];
+        d->u.gather.Axis = c->axis;
+        d->u.gather.IndexDimensions = c->index_dimensions;
         break;
     case DML_OPERATOR_AVERAGE_POOLING:
         d->u.ap.InputTensor = in[0];

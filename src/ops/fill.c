@@ -1,0 +1,323 @@
+/* fill.c - DML_OPERATOR_FILL_VALUE_CONSTANT and DML_OPERATOR_FILL_VALUE_SEQUENCE: outputs
+ * without inputs (docs: the fill operators' pages).
+ *
+ * CONSTANT writes the union's low itemsize bytes into every element, bits exact (FLOAT16 as
+ * its UInt16 bits, a NaN's payload kept; the other union bytes are ignored).  It is a copy
+ * plan whose source is that one value with every stride 0.
+ *
+ * SEQUENCE writes element k, k its row-major number in the logical sizes (whatever the
+ * output's Strides), as ValueStart + k * ValueDelta:
+ *   integers  modulo 2^bits, so a UINT8 ValueDelta of 0xFE counts down by 2 (the page's
+ *             example: 10, 8, 6, 4), computed as 64-bit unsigned arithmetic and truncated;
+ *   floats    in double, fl64(fl64(k * Delta) + Start), never a fused multiply-add, then one
+ *             round-to-nearest-even conversion to the type (FLOAT64: the double itself).
+ *             The current page defines Value + elementIndex * Delta; older copies accumulate
+ *             Value += Delta, whose rounding errors grow with k: dmlc follows the current one.
+ * The output's sizes are the operator's parameter (dmlcInferOutputSizes returns them). */
+#include "../kernels/no_contract.h"
+
+#include "../dmlc_internal.h"
+
+typedef struct fill_args {
+    const DML_TENSOR_DESC* output;
+    DML_TENSOR_DATA_TYPE value_type;
+    DML_SCALAR_UNION start; /* CONSTANT: the value */
+    DML_SCALAR_UNION delta; /* CONSTANT: unused */
+} fill_args;
+
+/* The one place that knows the two descs. */
+static fill_args read_args(DML_OPERATOR_TYPE type, const void* desc)
+{
+    fill_args a;
+    memset(&a, 0, sizeof a);
+    if (type == DML_OPERATOR_FILL_VALUE_CONSTANT) {
+        const DML_FILL_VALUE_CONSTANT_OPERATOR_DESC* d = (const DML_FILL_VALUE_CONSTANT_OPERATOR_DESC*)desc;
+        a.output = d->OutputTensor;
+        a.value_type = d->ValueDataType;
+        a.start = d->Value;
+    } else {
+        const DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC* d = (const DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC*)desc;
+        a.output = d->OutputTensor;
+        a.value_type = d->ValueDataType;
+        a.start = d->ValueStart;
+        a.delta = d->ValueDelta;
+    }
+    return a;
+}
+
+/* ValueDataType names the output's type; the output's sizes are stated as they are. */
+static HRESULT validate(const char* opname, const fill_args* a, const dmlc_tensor* out, dmlc_shapes* sh)
+{
+    char n1[DMLC_TYPE_NAME_SIZE], n2[DMLC_TYPE_NAME_SIZE];
+    HRESULT hr;
+    if (a->value_type != out->type)
+        return dmlc_fail(E_INVALIDARG, opname, "ValueDataType is %s, expected %s (OutputTensor.DataType)",
+                         dmlc_data_type_name(a->value_type, n1), dmlc_data_type_name(out->type, n2));
+    dmlc_shape_rank(sh, 0, out->ndim);
+    for (UINT k = 0; k < out->ndim; ++k)
+        if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", k, out->sizes[k], "its own Sizes[%u]", k))) return hr;
+    return S_OK;
+}
+
+/* ---- SEQUENCE kernels: elements [k0, k0 + n) of the sequence, written with a stride ------- */
+typedef struct seq_state {
+    UINT ndim;
+    UINT sizes[DMLC_MAX_DIMS];
+    int64_t strides[DMLC_MAX_DIMS]; /* the output's, in elements */
+    int packed;                     /* row-major without gaps: element k is at k */
+    UINT elem_size;
+    uint64_t istart, idelta;        /* integers: the union's member, zero-extended */
+    double fstart, fdelta;          /* floats: the union's value, exactly */
+    void (*run)(const struct seq_state* st, char* out, uint64_t k0, uint64_t n, int64_t stride);
+} seq_state;
+
+#define SEQ_INT(NAME, T)                                                                                   \
+    static void seq_##NAME(const seq_state* st, char* out, uint64_t k0, uint64_t n, int64_t stride)       \
+    {                                                                                                      \
+        T* o = (T*)out;                                                                                    \
+        const uint64_t s = st->istart, d = st->idelta;                                                     \
+        if (stride == 1)                                                                                   \
+            for (uint64_t i = 0; i < n; ++i) o[i] = (T)(s + (k0 + i) * d);                                 \
+        else                                                                                               \
+            for (uint64_t i = 0; i < n; ++i) o[(int64_t)i * stride] = (T)(s + (k0 + i) * d);              \
+    }
+SEQ_INT(u8, uint8_t)
+SEQ_INT(u16, uint16_t)
+SEQ_INT(u32, uint32_t)
+SEQ_INT(u64, uint64_t)
+#undef SEQ_INT
+
+/* k as a double is exact below 2^53: beyond, a tensor this large has no use for FLOAT steps.
+ * Contiguous runs go in blocks of 2^20: k = base + j with j a 32-bit int, which the vector
+ * units convert (a 64-bit integer has no packed conversion before AVX-512); base + j is the
+ * same exact double as (double)k. */
+#define SEQ_BLOCK ((uint64_t)1 << 20)
+#define SEQ_FLOAT(NAME, T, CONVERT)                                                                        \
+    static void seq_##NAME(const seq_state* st, char* out, uint64_t k0, uint64_t n, int64_t stride)       \
+    {                                                                                                      \
+        T* o = (T*)out;                                                                                    \
+        const double s = st->fstart, d = st->fdelta;                                                       \
+        if (stride == 1) {                                                                                 \
+            for (uint64_t b = 0; b < n; b += SEQ_BLOCK) {                                                  \
+                const double base = (double)(k0 + b);                                                      \
+                const int32_t m = (int32_t)(n - b < SEQ_BLOCK ? n - b : SEQ_BLOCK);                        \
+                T* ob = o + b;                                                                             \
+                for (int32_t j = 0; j < m; ++j) {                                                          \
+                    const double p = (base + (double)j) * d;                                               \
+                    ob[j] = CONVERT(p + s);                                                                \
+                }                                                                                          \
+            }                                                                                              \
+            return;                                                                                        \
+        }                                                                                                  \
+        for (uint64_t i = 0; i < n; ++i) {                                                                 \
+            const double p = (double)(k0 + i) * d;                                                         \
+            o[(int64_t)i * stride] = CONVERT(p + s);                                                       \
+        }                                                                                                  \
+    }
+#define SEQ_TO_F64(v) (v)
+#define SEQ_TO_F32(v) ((float)(v))
+SEQ_FLOAT(f64, double, SEQ_TO_F64)
+SEQ_FLOAT(f32, float, SEQ_TO_F32)
+SEQ_FLOAT(f16, uint16_t, dmlc_double_to_half_inline)
+#undef SEQ_TO_F64
+#undef SEQ_TO_F32
+#undef SEQ_FLOAT
+#undef SEQ_BLOCK
+
+/* Elements [begin, end) in row-major order: packed, one run; else from the coordinates of
+ * begin, innermost rows one at a time. */
+static void seq_range(void* ctx, uint64_t begin, uint64_t end)
+{
+    const seq_state* st = (const seq_state*)((void* const*)ctx)[0];
+    char* out = (char*)((void* const*)ctx)[1];
+    const UINT last = st->ndim - 1;
+    UINT idx[DMLC_MAX_DIMS];
+    uint64_t k = begin, rest = begin;
+    int64_t off = 0;
+    if (st->packed) {
+        st->run(st, out + begin * st->elem_size, begin, end - begin, 1);
+        return;
+    }
+    for (UINT i = st->ndim; i-- > 0;) {
+        idx[i] = (UINT)(rest % st->sizes[i]);
+        rest /= st->sizes[i];
+        off += (int64_t)idx[i] * st->strides[i];
+    }
+    while (k < end) {
+        uint64_t n = st->sizes[last] - idx[last];
+        if (n > end - k) n = end - k;
+        st->run(st, out + off * (int64_t)st->elem_size, k, n, st->strides[last]);
+        k += n;
+        off += (int64_t)n * st->strides[last];
+        idx[last] += (UINT)n;
+        for (UINT i = last; i > 0 && idx[i] == st->sizes[i]; --i) { /* carry into the outer coordinates */
+            off -= (int64_t)st->sizes[i] * st->strides[i];
+            idx[i] = 0;
+            off += st->strides[i - 1];
+            ++idx[i - 1];
+        }
+    }
+}
+
+static void seq_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const seq_state* st = (const seq_state*)op->state;
+    void* ctx[2];
+    (void)in;
+    ctx[0] = (void*)(uintptr_t)st;
+    ctx[1] = out[0];
+    dmlc_parallel_for(op->outputs[0].count, op->outputs[0].count * st->elem_size, seq_range, ctx);
+}
+
+/* A FLOAT16/FLOAT32/FLOAT64 union member as a double, exactly. */
+static double union_double(DML_TENSOR_DATA_TYPE t, const DML_SCALAR_UNION* u)
+{
+    if (t == DML_TENSOR_DATA_TYPE_FLOAT64) return u->Float64;
+    if (t == DML_TENSOR_DATA_TYPE_FLOAT32) return (double)u->Float32;
+    return (double)dmlc_half_to_float(u->UInt16);
+}
+
+/* The union's integer member of elem_size bytes, zero-extended (modulo 2^bits, a signed
+ * value's bits are all that count). */
+static uint64_t union_bits(UINT elem_size, const DML_SCALAR_UNION* u)
+{
+    switch (elem_size) {
+    case 1: return u->UInt8;
+    case 2: return u->UInt16;
+    case 4: return u->UInt32;
+    default: return u->UInt64;
+    }
+}
+
+static void seq_plan(seq_state* st, const fill_args* a, const dmlc_tensor* out)
+{
+    uint64_t packed = 1;
+    st->ndim = out->ndim;
+    st->packed = 1;
+    st->elem_size = out->elem_size;
+    for (UINT i = out->ndim; i-- > 0;) {
+        st->sizes[i] = out->sizes[i];
+        st->strides[i] = (int64_t)out->strides[i];
+        if (out->sizes[i] > 1 && out->strides[i] != packed) st->packed = 0;
+        packed *= out->sizes[i];
+    }
+    st->istart = union_bits(out->elem_size, &a->start);
+    st->idelta = union_bits(out->elem_size, &a->delta);
+    switch ((int)out->type) {
+    case DML_TENSOR_DATA_TYPE_FLOAT64: st->run = seq_f64; break;
+    case DML_TENSOR_DATA_TYPE_FLOAT32: st->run = seq_f32; break;
+    case DML_TENSOR_DATA_TYPE_FLOAT16: st->run = seq_f16; break;
+    default:
+        st->run = out->elem_size == 1 ? seq_u8 : out->elem_size == 2 ? seq_u16 : out->elem_size == 4 ? seq_u32 : seq_u64;
+        return;
+    }
+    st->fstart = union_double(out->type, &a->start);
+    st->fdelta = union_double(out->type, &a->delta);
+}
+
+/* ---- CONSTANT: one value, broadcast ------------------------------------------------------- */
+typedef struct const_state {
+    dmlc_copy_plan plan;
+    uint64_t value; /* the union's bytes: the low itemsize ones are the element */
+    int packed;     /* the plan is one contiguous run: filled by plain stores, on the threads */
+} const_state;
+
+typedef struct const_job {
+    const const_state* st;
+    char* out;
+} const_job;
+
+#define CONST_FILL(NAME, T)                                                                                \
+    static void const_fill_##NAME(char* out, const void* value, uint64_t begin, uint64_t end)            \
+    {                                                                                                      \
+        T v, *o = (T*)out;                                                                                 \
+        memcpy(&v, value, sizeof v);                                                                       \
+        for (uint64_t i = begin; i < end; ++i) o[i] = v;                                                   \
+    }
+CONST_FILL(u8, uint8_t)
+CONST_FILL(u16, uint16_t)
+CONST_FILL(u32, uint32_t)
+CONST_FILL(u64, uint64_t)
+#undef CONST_FILL
+
+static void const_range(void* ctx, uint64_t begin, uint64_t end)
+{
+    const const_job* job = (const const_job*)ctx;
+    switch (job->st->plan.elem_size) {
+    case 1: const_fill_u8(job->out, &job->st->value, begin, end); break;
+    case 2: const_fill_u16(job->out, &job->st->value, begin, end); break;
+    case 4: const_fill_u32(job->out, &job->st->value, begin, end); break;
+    default: const_fill_u64(job->out, &job->st->value, begin, end); break;
+    }
+}
+
+static void const_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const const_state* st = (const const_state*)op->state;
+    const_job job;
+    (void)in;
+    if (!st->packed) {
+        dmlc_copy_run(&st->plan, out[0], &st->value);
+        return;
+    }
+    job.st = st;
+    job.out = (char*)out[0];
+    dmlc_parallel_for(op->outputs[0].count, op->outputs[0].count * st->plan.elem_size, const_range, &job);
+}
+
+static void const_plan(const_state* st, const fill_args* a, const dmlc_tensor* out)
+{
+    uint64_t sizes[DMLC_MAX_DIMS];
+    int64_t ds[DMLC_MAX_DIMS], ss[DMLC_MAX_DIMS];
+    for (UINT k = 0; k < out->ndim; ++k) {
+        sizes[k] = out->sizes[k];
+        ds[k] = (int64_t)out->strides[k];
+        ss[k] = 0;
+    }
+    dmlc_copy_plan_init(&st->plan, out->elem_size, out->ndim, sizes, ds, ss);
+    memcpy(&st->value, a->start.Bytes, sizeof st->value); /* every member starts at byte 0 */
+    /* One element, or every element one step after the last: the zero-stride source merged
+     * into a single run. */
+    st->packed = st->plan.ndim == 0 || (st->plan.ndim == 1 && st->plan.dst_strides[0] == 1);
+}
+
+/* ---- Entry points ------------------------------------------------------------------------- */
+HRESULT dmlc_infer_fill(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const fill_args a = read_args(type, desc);
+    dmlc_tensor out;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1))) return hr;
+    /* The output's sizes are the parameter: read from OutputTensor (its other fields are not looked at). */
+    if (!a.output)
+        return dmlc_fail(E_POINTER, opname, "OutputTensor is NULL; its sizes are the operator's parameter, so "
+                         "dmlcInferOutputSizes reads them from OutputTensor's DimensionCount and Sizes");
+    if (FAILED(hr = dmlc_tensor_init(&out, a.output, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)))
+        return hr;
+    return validate(opname, &a, &out, sh);
+}
+
+HRESULT dmlc_create_fill(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const fill_args a = read_args(type, desc);
+    const int constant = type == DML_OPERATOR_FILL_VALUE_CONSTANT;
+    dmlc_tensor out;
+    dmlc_shapes sh = {opname, 0, 1, &out, NULL};
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(&out, a.output, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
+        FAILED(hr = validate(opname, &a, &out, &sh)))
+        return hr;
+    o = dmlc_operator_alloc(type, opname, 0, 1, constant ? sizeof(const_state) : sizeof(seq_state));
+    if (!o) return E_OUTOFMEMORY;
+    o->outputs[0] = out;
+    if (constant) {
+        o->execute = const_execute;
+        const_plan((const_state*)o->state, &a, &out);
+    } else {
+        o->execute = seq_execute;
+        seq_plan((seq_state*)o->state, &a, &out);
+    }
+    *op = o;
+    return S_OK;
+}

@@ -1,0 +1,441 @@
+/* gather.c - DML_OPERATOR_GATHER: slices of the input picked along one axis by indices.
+ *
+ * D dimensions everywhere; Axis < D; K = IndexDimensions <= D, of which only the last K
+ * dimensions of IndicesTensor count (its first D - K sizes are 1).  The gathered shape is
+ *     C = Input.Sizes[0..Axis) ++ Indices.Sizes[D-K..D) ++ Input.Sizes[Axis+1..D)
+ * (D + K - 1 entries), fitted to D: K = 0 prepends a 1, K > 1 drops the first K - 1
+ * entries, which must be 1.  Output.Sizes = the fitted C, and
+ *     out[c] = in[c[0..Axis), i, c[Axis+K..)]   with i = Indices[0..0, c[Axis..Axis+K)]
+ * (c indexes C).  A negative value of a signed index counts from the end (i + n, n =
+ * Input.Sizes[Axis]); a value still outside [0, n) is clamped into it, as WebNN's gather
+ * and JAX's indexing do, so execution never fails on index values.
+ * Example: in {2, 3} = [[1, 2, 3], [4, 5, 6]], Axis 1, K 2, indices {1, 2} = [[2, -1]]
+ * (only the last two dimensions count): C = {2} ++ {1, 2} ++ {} = {2, 1, 2}, fitted to
+ * {2, 2} by dropping the leading 1: out = [[3, 3], [6, 6]] (-1 + 3 = 2).
+ *
+ * The kernel walks units (o, j): o over the outer dimensions C[0..Axis), j over the index
+ * dimensions C[Axis..Axis+K).  Each unit reads one index and copies one block of the
+ * inner dimensions C[Axis+K..): a single element (typed copy, element size fixed per
+ * instantiation), a contiguous run (memcpy: an embedding row), or a strided block (a copy
+ * plan).  The index type is fixed per instantiation too, so the loops switch on nothing. */
+#include "../dmlc_internal.h"
+
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#  define GA_INLINE __attribute__((always_inline)) inline
+#elif defined(_MSC_VER)
+#  define GA_INLINE __forceinline
+#else
+#  define GA_INLINE inline
+#endif
+
+/* ---- Index values ---------------------------------------------------------------------------
+ * The index types, in the order the kernels' tables use. */
+enum { IX_INT32 = 0, IX_INT64 = 1, IX_UINT32 = 2, IX_UINT64 = 3 };
+
+static int index_kind(DML_TENSOR_DATA_TYPE t)
+{
+    switch (t) {
+    case DML_TENSOR_DATA_TYPE_INT32: return IX_INT32;
+    case DML_TENSOR_DATA_TYPE_INT64: return IX_INT64;
+    case DML_TENSOR_DATA_TYPE_UINT32: return IX_UINT32;
+    case DML_TENSOR_DATA_TYPE_UINT64: return IX_UINT64;
+    default: return -1;
+    }
+}
+
+/* The index at p, of kind KIND, adjusted (a negative signed value + n) and clamped into
+ * [0, n - 1].  Example: n 5, INT32 -2 -> 3, INT32 -9 -> 0, UINT32 0xFFFFFFFF -> 4. */
+static GA_INLINE uint64_t index_at(const char* p, const int KIND, uint64_t n)
+{
+    if (KIND == IX_INT32 || KIND == IX_INT64) {
+        int64_t v;
+        if (KIND == IX_INT32) {
+            int32_t v32;
+            memcpy(&v32, p, 4);
+            v = v32;
+        } else {
+            memcpy(&v, p, 8);
+        }
+        if (v < 0) v += (int64_t)n; /* n < 2^32: no overflow */
+        return v < 0 ? 0 : (uint64_t)v >= n ? n - 1 : (uint64_t)v;
+    } else {
+        uint64_t v;
+        if (KIND == IX_UINT32) {
+            uint32_t v32;
+            memcpy(&v32, p, 4);
+            v = v32;
+        } else {
+            memcpy(&v, p, 8);
+        }
+        return v >= n ? n - 1 : v;
+    }
+}
+
+static HRESULT check_index_type(const char* opname, const char* field, const dmlc_tensor* t)
+{
+    char name[DMLC_TYPE_NAME_SIZE];
+    if (index_kind(t->type) < 0)
+        return dmlc_fail(E_INVALIDARG, opname, "%s.DataType is %s, expected INT32, INT64, UINT32 or UINT64", field,
+                         dmlc_data_type_name(t->type, name));
+    return S_OK;
+}
+
+/* ---- Walking merged dimensions -------------------------------------------------------------- */
+/* A group of dimensions walked by a flat number k, with the strides of two tensors: sizes
+ * of 1 dropped and neighbours contiguous in both merged, so a packed group is one
+ * dimension and k's offsets are k times a stride. */
+typedef struct ga_dims {
+    UINT nd;
+    uint64_t count;
+    uint64_t sizes[DMLC_MAX_DIMS];
+    int64_t a[DMLC_MAX_DIMS], b[DMLC_MAX_DIMS];
+} ga_dims;
+
+static void dims_init(ga_dims* g, UINT nd, const uint64_t* sizes, const int64_t* a, const int64_t* b)
+{
+    g->nd = 0;
+    g->count = 1;
+    for (UINT i = 0; i < nd; ++i) {
+        g->count *= sizes[i];
+        if (sizes[i] == 1) continue;
+        if (g->nd > 0 && g->a[g->nd - 1] == a[i] * (int64_t)sizes[i] && g->b[g->nd - 1] == b[i] * (int64_t)sizes[i]) {
+            g->sizes[g->nd - 1] *= sizes[i];
+            g->a[g->nd - 1] = a[i];
+            g->b[g->nd - 1] = b[i];
+            continue;
+        }
+        g->sizes[g->nd] = sizes[i];
+        g->a[g->nd] = a[i];
+        g->b[g->nd] = b[i];
+        ++g->nd;
+    }
+}
+
+/* The offsets (in elements) of flat number k in the group's two tensors. */
+static GA_INLINE void dims_at(const ga_dims* g, uint64_t k, int64_t* a, int64_t* b)
+{
+    int64_t oa = 0, ob = 0;
+    if (g->nd == 1) {
+        oa = (int64_t)k * g->a[0];
+        ob = (int64_t)k * g->b[0];
+    } else {
+        for (UINT i = g->nd; i-- > 0;) {
+            const uint64_t q = k % g->sizes[i];
+            k /= g->sizes[i];
+            oa += (int64_t)q * g->a[i];
+            ob += (int64_t)q * g->b[i];
+        }
+    }
+    *a = oa;
+    *b = ob;
+}
+
+/* ---- GATHER's kernel ------------------------------------------------------------------------ */
+typedef struct ga_state ga_state;
+typedef void (*ga_fn)(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin, uint64_t end);
+
+struct ga_state {
+    UINT es;                 /* element size */
+    UINT xs;                 /* index size */
+    uint64_t n;              /* Input.Sizes[Axis] */
+    int64_t axis_stride;     /* Input.Strides[Axis], in elements */
+    ga_dims outer;           /* C[0..Axis): a = input strides, b = output strides */
+    ga_dims idx;             /* C[Axis..Axis+K): a = indices strides, b = output strides */
+    dmlc_copy_plan inner;    /* C[Axis+K..): dst = output, src = input */
+    uint64_t inner_count;
+    int inner_run;           /* the inner block is one contiguous run in both tensors */
+    ga_fn fn;
+};
+
+/* Single elements (ES bytes) with the index dimensions walked by one stride: indices are
+ * read and clamped GA_BLOCK at a time into byte offsets, and each block of offsets serves
+ * every outer row of the range, so a gather along an inner axis (out[o][j] =
+ * in[o][i[j]]) reads and clamps each index once per range, not once per row. */
+#define GA_BLOCK 256
+static GA_INLINE void ga_rows(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin,
+                              uint64_t end, const UINT ES, const int KIND)
+{
+    const uint64_t J = st->idx.count, n = st->n;
+    const int64_t es = st->es, as = st->axis_stride * es;
+    const int64_t ix_st = st->idx.nd ? st->idx.a[0] * (int64_t)st->xs : 0, out_st = st->idx.nd ? st->idx.b[0] * es : 0;
+    const uint64_t o0 = begin / J, o1 = (end - 1) / J;
+    int64_t offs[GA_BLOCK];
+    /* Row o0 starts at unit begin, row o1 ends at unit end: their index ranges. */
+    const uint64_t head = begin - o0 * J, tail = end - o1 * J;
+    for (uint64_t jb = 0; jb < J; jb += GA_BLOCK) {
+        const uint64_t jn = J - jb < GA_BLOCK ? J - jb : GA_BLOCK;
+        if (o0 == o1 && (jb + jn <= head || jb >= tail)) continue; /* one row, outside this block */
+        for (uint64_t k = 0; k < jn; ++k)
+            offs[k] = (int64_t)index_at(idx + (int64_t)(jb + k) * ix_st, KIND, n) * as;
+        for (uint64_t o = o0; o <= o1; ++o) {
+            const uint64_t lo = o == o0 && head > jb ? head : jb;
+            const uint64_t hi = o == o1 && tail < jb + jn ? tail : jb + jn;
+            int64_t oin, oout;
+            const char* src0;
+            char* dst;
+            if (lo >= hi) continue;
+            dims_at(&st->outer, o, &oin, &oout);
+            src0 = in + oin * es;
+            dst = out + oout * es + (int64_t)lo * out_st;
+            for (uint64_t k = lo; k < hi; ++k, dst += out_st) memcpy(dst, src0 + offs[k - jb], ES);
+        }
+    }
+}
+
+/* Units [begin, end) of outer x idx: ES is the element size of a single-element block, or
+ * 0 for a block (a run or a plan); KIND the index type. */
+static GA_INLINE void ga_body(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin,
+                              uint64_t end, const UINT ES, const int KIND)
+{
+    const uint64_t J = st->idx.count, n = st->n;
+    const int64_t es = st->es, xs = st->xs, as = st->axis_stride * es;
+    const size_t run = (size_t)(st->inner_count * (uint64_t)es);
+    uint64_t o = begin / J, j = begin % J;
+    int64_t oin, oout;
+    if (ES && st->idx.nd <= 1) {
+        ga_rows(st, out, in, idx, begin, end, ES, KIND);
+        return;
+    }
+    dims_at(&st->outer, o, &oin, &oout);
+    for (uint64_t u = begin; u < end;) {
+        /* One outer position: its units j .. min(J, j + end - u). */
+        const uint64_t stop = J - j < end - u ? J : j + (end - u);
+        const char* src0 = in + oin * es;
+        char* dst0 = out + oout * es;
+        if (st->idx.nd <= 1) {
+            const int64_t ix_st = st->idx.nd ? st->idx.a[0] * xs : 0, out_st = st->idx.nd ? st->idx.b[0] * es : 0;
+            const char* x = idx + (int64_t)j * ix_st;
+            char* dst = dst0 + (int64_t)j * out_st;
+            for (uint64_t k = j; k < stop; ++k, x += ix_st, dst += out_st) {
+                const char* src = src0 + (int64_t)index_at(x, KIND, n) * as;
+                if (ES) memcpy(dst, src, ES);
+                else if (st->inner_run) memcpy(dst, src, run);
+                else dmlc_copy_run_serial(&st->inner, dst, src);
+            }
+        } else {
+            for (uint64_t k = j; k < stop; ++k) {
+                int64_t xi, xo;
+                const char* src;
+                dims_at(&st->idx, k, &xi, &xo);
+                src = src0 + (int64_t)index_at(idx + xi * xs, KIND, n) * as;
+                if (ES) memcpy(dst0 + xo * es, src, ES);
+                else if (st->inner_run) memcpy(dst0 + xo * es, src, run);
+                else dmlc_copy_run_serial(&st->inner, dst0 + xo * es, src);
+            }
+        }
+        u += stop - j;
+        j = 0;
+        if (u < end) dims_at(&st->outer, ++o, &oin, &oout);
+    }
+}
+
+#define GA_FN(ES, KIND)                                                                                         \
+    static void ga_##ES##_##KIND(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin, \
+                                 uint64_t end)                                                                  \
+    {                                                                                                           \
+        ga_body(st, out, in, idx, begin, end, ES, KIND);                                                        \
+    }
+#define GA_FNS(KIND) GA_FN(0, KIND) GA_FN(1, KIND) GA_FN(2, KIND) GA_FN(4, KIND) GA_FN(8, KIND)
+GA_FNS(0) GA_FNS(1) GA_FNS(2) GA_FNS(3)
+#undef GA_FNS
+#undef GA_FN
+
+static ga_fn ga_fn_for(UINT es, int kind)
+{
+#define GA_ROW(KIND) {ga_0_##KIND, ga_1_##KIND, ga_2_##KIND, ga_4_##KIND, ga_8_##KIND}
+    static const ga_fn table[4][5] = {GA_ROW(0), GA_ROW(1), GA_ROW(2), GA_ROW(3)};
+#undef GA_ROW
+    const int e = es == 0 ? 0 : es == 1 ? 1 : es == 2 ? 2 : es == 4 ? 3 : 4;
+    return table[kind][e];
+}
+
+typedef struct ga_job {
+    const ga_state* st;
+    char* out;
+    const char* in;
+    const char* idx;
+} ga_job;
+
+static void ga_range(void* vjob, uint64_t begin, uint64_t end)
+{
+    const ga_job* job = (const ga_job*)vjob;
+    job->st->fn(job->st, job->out, job->in, job->idx, begin, end);
+}
+
+static void gather_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const ga_state* st = (const ga_state*)op->state;
+    const uint64_t units = st->outer.count * st->idx.count;
+    ga_job job;
+    job.st = st;
+    job.out = (char*)out[0];
+    job.in = (const char*)in[0];
+    job.idx = (const char*)in[1];
+    dmlc_parallel_for(units, op->outputs[0].count * st->es * 2 + units * st->xs, ga_range, &job);
+}
+
+/* ---- Creation ------------------------------------------------------------------------------- */
+typedef struct gather_args {
+    UINT axis;
+    UINT k; /* IndexDimensions */
+} gather_args;
+
+static gather_args read_args(const DML_GATHER_OPERATOR_DESC* d)
+{
+    gather_args a;
+    a.axis = d->Axis;
+    a.k = d->IndexDimensions;
+    return a;
+}
+
+/* Entry e of the gathered shape C (D + K - 1 entries), and the field it comes from. */
+static UINT gathered(const gather_args* a, const dmlc_tensor* in, const dmlc_tensor* idx, UINT e, const char** field,
+                     UINT* dim)
+{
+    const UINT D = in->ndim;
+    if (e < a->axis) {
+        *field = "InputTensor";
+        *dim = e;
+        return in->sizes[e];
+    }
+    if (e < a->axis + a->k) {
+        *field = "IndicesTensor";
+        *dim = D - a->k + (e - a->axis);
+        return idx->sizes[*dim];
+    }
+    *field = "InputTensor";
+    *dim = e - a->k + 1;
+    return in->sizes[*dim];
+}
+
+/* Axis, IndexDimensions and the tensors' types and ranks; the output sizes into sh. */
+static HRESULT validate(const char* opname, const gather_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+                        const dmlc_tensor* out, dmlc_shapes* sh)
+{
+    const UINT D = in->ndim;
+    HRESULT hr;
+    if (FAILED(hr = check_index_type(opname, "IndicesTensor", idx)) ||
+        FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", idx, "IndicesTensor", opname)))
+        return hr;
+    if (out && (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", out, "OutputTensor", opname)) ||
+                FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", out, "OutputTensor", opname))))
+        return hr;
+    if (a->axis >= D)
+        return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected less than %u (InputTensor.DimensionCount)", a->axis,
+                         D);
+    if (a->k > D)
+        return dmlc_fail(E_INVALIDARG, opname, "IndexDimensions is %u, expected at most %u (InputTensor.DimensionCount)",
+                         a->k, D);
+    for (UINT d = 0; d + a->k < D; ++d)
+        if (FAILED(hr = dmlc_tensor_expect_size(idx, opname, "IndicesTensor", d, 1,
+                                                "only the last IndexDimensions %u dimensions hold indices", a->k)))
+            return hr;
+    /* K > 1: the gathered shape has D + K - 1 entries; its first K - 1 must be 1. */
+    for (UINT e = 0; e + 1 < a->k; ++e) {
+        const char* field;
+        UINT dim;
+        const UINT size = gathered(a, in, idx, e, &field, &dim);
+        if (size != 1)
+            return dmlc_fail(E_INVALIDARG, opname,
+                             "%s.Sizes[%u] is %u, expected 1 (IndexDimensions %u gives %u gathered dimensions; the "
+                             "first %u must be 1 to leave InputTensor.DimensionCount %u)",
+                             field, dim, size, a->k, D + a->k - 1, a->k - 1, D);
+    }
+    dmlc_shape_rank(sh, 0, D);
+    for (UINT d = 0; d < D; ++d) {
+        const char* field;
+        UINT dim;
+        if (a->k == 0 && d == 0) {
+            if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", 0, 1, "IndexDimensions 0 prepends a 1"))) return hr;
+            continue;
+        }
+        {
+            const UINT e = a->k == 0 ? d - 1 : d + a->k - 1;
+            const UINT size = gathered(a, in, idx, e, &field, &dim);
+            if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, size, "%s.Sizes[%u]", field, dim))) return hr;
+        }
+    }
+    return S_OK;
+}
+
+static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+                 const dmlc_tensor* out)
+{
+    const UINT D = in->ndim, A = a->axis, K = a->k;
+    uint64_t sizes[DMLC_MAX_DIMS];
+    int64_t sa[DMLC_MAX_DIMS], sb[DMLC_MAX_DIMS];
+    /* Output dimension of gathered entry e: e - (K - 1), or e + 1 for K = 0; the dropped
+     * entries (below 0) have size 1 and are never stepped. */
+#define OUT_STRIDE(e) (K == 0 ? (int64_t)out->strides[(e) + 1] \
+                       : (e) + 1 >= K ? (int64_t)out->strides[(e) + 1 - K] : 0)
+    memset(st, 0, sizeof *st);
+    st->es = in->elem_size;
+    st->xs = idx->elem_size;
+    st->n = in->sizes[A];
+    st->axis_stride = (int64_t)in->strides[A];
+    for (UINT e = 0; e < A; ++e) {
+        sizes[e] = in->sizes[e];
+        sa[e] = (int64_t)in->strides[e];
+        sb[e] = OUT_STRIDE(e);
+    }
+    dims_init(&st->outer, A, sizes, sa, sb);
+    for (UINT t = 0; t < K; ++t) {
+        sizes[t] = idx->sizes[D - K + t];
+        sa[t] = (int64_t)idx->strides[D - K + t];
+        sb[t] = OUT_STRIDE(A + t);
+    }
+    dims_init(&st->idx, K, sizes, sa, sb);
+    st->inner_count = 1;
+    for (UINT t = 0; A + 1 + t < D; ++t) {
+        sizes[t] = in->sizes[A + 1 + t];
+        sa[t] = OUT_STRIDE(A + K + t);
+        sb[t] = (int64_t)in->strides[A + 1 + t];
+        st->inner_count *= sizes[t];
+    }
+#undef OUT_STRIDE
+    dmlc_copy_plan_init(&st->inner, st->es, D - A - 1, sizes, sa, sb);
+    st->inner_run = st->inner.ndim == 0 || (st->inner.ndim == 1 && st->inner.dst_strides[0] == 1 &&
+                                            st->inner.src_strides[0] == 1);
+    st->fn = ga_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type));
+}
+
+HRESULT dmlc_infer_gather(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const DML_GATHER_OPERATOR_DESC* d = (const DML_GATHER_OPERATOR_DESC*)desc;
+    const gather_args a = read_args(d);
+    dmlc_tensor in, idx;
+    HRESULT hr;
+    (void)type;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
+        FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
+        FAILED(hr = dmlc_tensor_init(&idx, d->IndicesTensor, opname, "IndicesTensor", 1, DMLC_MAX_DIMS,
+                                     DMLC_INPUT_MAY_BE_EMPTY)))
+        return hr;
+    return validate(opname, &a, &in, &idx, NULL, sh);
+}
+
+HRESULT dmlc_create_gather(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const DML_GATHER_OPERATOR_DESC* d = (const DML_GATHER_OPERATOR_DESC*)desc;
+    const gather_args a = read_args(d);
+    dmlc_tensor in, idx, out;
+    dmlc_shapes sh = {opname, 0, 1, &out, NULL};
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&idx, d->IndicesTensor, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&out, d->OutputTensor, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
+        FAILED(hr = validate(opname, &a, &in, &idx, &out, &sh)))
+        return hr;
+    o = dmlc_operator_alloc(type, opname, 2, 1, sizeof(ga_state));
+    if (!o) return E_OUTOFMEMORY;
+    o->inputs[0] = in;
+    o->inputs[1] = idx;
+    o->outputs[0] = out;
+    o->execute = gather_execute;
+    plan((ga_state*)o->state, &a, &in, &idx, &out);
+    *op = o;
+    return S_OK;
+}
