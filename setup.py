@@ -6,6 +6,7 @@ Environment: DMLC_CFLAGS adds compiler flags to the core (CI uses it for sanitiz
 -Werror); DMLC_NO_OPENMP=1 builds the core single-threaded (the name is from when its threads
 came from OpenMP; they are now its own, src/threadpool.c, and need no OpenMP runtime).
 """
+import concurrent.futures
 import glob
 import os
 import shlex
@@ -46,7 +47,18 @@ else:
     LIB_FILE = "libdirectml_py.so"
 
 
+# Every core of the build machine compiles: the core's sources one per thread, the Cython
+# modules through setuptools' own parallel build_ext (and cythonize's processes where fork
+# makes them cheap).  `build_ext -j N` still chooses.
+JOBS = os.cpu_count() or 1
+
+
 class build_ext(_build_ext):
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = JOBS
+
     def build_extensions(self):
         lib_dir = self.build_core()
         for ext in self.extensions:
@@ -77,8 +89,13 @@ class build_ext(_build_ext):
                 ldflags += ["-install_name", "@rpath/" + LIB_FILE]
             else:
                 ldflags += ["-Wl,-soname," + LIB_FILE]
-        objects = cc.compile(CORE_SOURCES, output_dir=self.build_temp, macros=macros, include_dirs=["include"],
-                             extra_postargs=cflags, depends=CORE_DEPENDS)
+        def compile_one(source):
+            return cc.compile([source], output_dir=self.build_temp, macros=macros, include_dirs=["include"],
+                              extra_postargs=cflags, depends=CORE_DEPENDS)
+
+        workers = self.parallel if isinstance(self.parallel, int) and self.parallel > 1 else 1
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            objects = [obj for objs in pool.map(compile_one, CORE_SOURCES) for obj in objs]
         target = os.path.join(lib_dir, LIB_FILE)
         if cc.compiler_type == "msvc":
             cc.link_shared_object(objects, target, extra_postargs=ldflags)
@@ -123,7 +140,8 @@ extensions = [
 
 setup(
     version=header_version(),
-    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}),
+    ext_modules=cythonize(extensions, compiler_directives={"language_level": 3},
+                          nthreads=JOBS if sys.platform.startswith("linux") else 0),
     cmdclass={"build_ext": build_ext},
     package_data={"dmlc": [LIB_FILE, "*.pyx", "*.pxd", "*.pyi", "py.typed", "models/*.json", "models/*.md",
                            "pkgconfig/*.pc", "cmake/*.cmake"],

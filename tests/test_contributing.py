@@ -17,6 +17,9 @@ from dmlc._examples import all_examples
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(ROOT, "tests")
 HAVE_SOURCE = os.path.exists(os.path.join(ROOT, "src", "ops.def"))
+# The package's own files (the bench rows, the stubs): from the dmlc under test, which is the
+# checkout's in place and the installed one when the tests run against a wheel.
+PACKAGE = os.path.dirname(os.path.abspath(dmlc.__file__))
 OPERATORS = _core.OPERATORS  # (name, value, family)
 
 # Pieces missing today, by operator type: DirectML's pages give worked examples for the
@@ -56,7 +59,7 @@ def test_bench_rows(family):
     tiny-tensor row in dmlc/bench/small.py (the per-call cost)."""
     module = importlib.import_module(f"dmlc.bench.{family}")
     assert callable(module.workloads)
-    with open(os.path.join(ROOT, "dmlc", "bench", "small.py"), encoding="utf-8") as f:
+    with open(os.path.join(PACKAGE, "bench", "small.py"), encoding="utf-8") as f:
         small = f.read()
     assert f"{family}._" in small, f"dmlc/bench/small.py has no row of {family}"
 
@@ -67,7 +70,7 @@ def test_python_function_with_a_stub(family):
     checkers: a Cython function's in dmlc/_<family>.pyi, a Python function's inline."""
     module = importlib.import_module(f"dmlc.{family}")
     assert module.__all__
-    stub = os.path.join(ROOT, "dmlc", f"_{family}.pyi")
+    stub = os.path.join(PACKAGE, f"_{family}.pyi")
     for name in module.__all__:
         fn = getattr(module, name)
         assert getattr(dmlc, name) is fn and name in dmlc.__all__
