@@ -6,9 +6,13 @@
  * scheduler slice (milliseconds) although the caller could have done all the work itself.
  * So, as in ONNX Runtime's thread pool and XNNPACK's pthreadpool:
  *
- * - the loop is cut into a few chunks per thread, claimed one at a time from one counter;
+ * - the loop is cut into a few chunks per thread, claimed one at a time from one word that
+ *   holds the first and the last unclaimed chunk;
  * - the caller publishes the job, wakes the workers it may use and claims chunks from the
- *   first moment; a worker that wakes claims what is left;
+ *   front from the first moment; a worker that wakes claims what is left from the back.
+ *   So with two threads each runs about the same half of the loop call after call, and a
+ *   program that calls dmlc on the same arrays finds them in the same core's cache, as
+ *   with a static schedule, while a late worker still costs the call nothing;
  * - the call returns once every chunk has been *run*: it waits only for chunks a worker has
  *   claimed and is running, never for a worker that has not started;
  * - a worker that wakes late finds the counter exhausted (or belonging to a later job: the
@@ -22,6 +26,13 @@
  * its next chunk when that count exceeds the job's thread count, so several callers at
  * once never add workers beyond the thread count (one thread per call when as many calls
  * run as there are threads, as in Dask's threaded scheduler).
+ *
+ * A worker that has run chunks of a job watches for the next one for a short while (a few
+ * tens of microseconds, giving its core away every so often) before it sleeps: a program
+ * that calls dmlc in a loop then finds its workers awake, as OpenMP's spinning team did,
+ * instead of paying a wake-up per call (waking a sleeping thread takes longer than the
+ * whole of a 40-microsecond call).  A worker that left a job because too many threads
+ * were working goes straight to sleep.
  *
  * Workers are made on first need (up to the thread count less one, the caller being the
  * other), sleep on a condition variable between jobs and are joined when the library is
@@ -55,10 +66,17 @@ typedef HANDLE pool_thread;
 #    define POOL_COND_INIT CONDITION_VARIABLE_INIT
 static void mutex_lock(pool_mutex* m) { AcquireSRWLockExclusive(m); }
 static void mutex_unlock(pool_mutex* m) { ReleaseSRWLockExclusive(m); }
+static int mutex_trylock(pool_mutex* m) { return TryAcquireSRWLockExclusive(m) != 0; }
 static void cond_wait(pool_cond* c, pool_mutex* m) { SleepConditionVariableSRW(c, m, INFINITE, 0); }
 static void cond_signal(pool_cond* c) { WakeConditionVariable(c); }
 static void cond_broadcast(pool_cond* c) { WakeAllConditionVariable(c); }
 static void yield_cpu(void) { SwitchToThread(); }
+#    include <intrin.h>
+#    if defined(_M_X64) || defined(_M_IX86)
+static void cpu_pause(void) { _mm_pause(); }
+#    else
+static void cpu_pause(void) { YieldProcessor(); }
+#    endif
 #  else
 #    include <pthread.h>
 #    include <sched.h>
@@ -70,10 +88,20 @@ typedef pthread_t pool_thread;
 #    define POOL_COND_INIT PTHREAD_COND_INITIALIZER
 static void mutex_lock(pool_mutex* m) { pthread_mutex_lock(m); }
 static void mutex_unlock(pool_mutex* m) { pthread_mutex_unlock(m); }
+static int mutex_trylock(pool_mutex* m) { return pthread_mutex_trylock(m) == 0; }
 static void cond_wait(pool_cond* c, pool_mutex* m) { pthread_cond_wait(c, m); }
 static void cond_signal(pool_cond* c) { pthread_cond_signal(c); }
 static void cond_broadcast(pool_cond* c) { pthread_cond_broadcast(c); }
 static void yield_cpu(void) { sched_yield(); }
+/* A hint that this thread is spinning (it frees the core's resources for its sibling). */
+static void cpu_pause(void)
+{
+#    if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#    elif defined(__aarch64__) || (defined(__arm__) && __ARM_ARCH >= 7)
+    __asm__ __volatile__("yield");
+#    endif
+}
 #  endif
 
 /* ---- Atomics: C11's, or the Interlocked functions of MSVC's C ---------------------------- */
@@ -143,19 +171,22 @@ static struct {
     pool_thread threads[POOL_MAX_WORKERS];
 } g_pool = {POOL_MUTEX_INIT, POOL_COND_INIT, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0}, {0}};
 
-static pool_atomic64 g_next;    /* job number << 32 | the next chunk to claim */
+static pool_atomic64 g_next;    /* job number << 32 | end << 16 | begin: chunks [begin, end) are unclaimed */
 static pool_atomic32 g_done;    /* chunks of the current job run to their end */
 static pool_atomic32 g_owned;   /* 1 while a call owns the workers */
 static pool_atomic32 g_working; /* threads working on dmlc loops now: callers and workers */
 
-/* Claims the next chunk of job `id`; 0 when none is left or the job is no longer current. */
-static int claim(uint32_t id, uint32_t chunks, uint32_t* k)
+/* Claims the first (or, `from_back`, the last) unclaimed chunk of job `id`; 0 when none is
+ * left or the job is no longer current.  A job has at most 4 chunks per thread (4096), so
+ * the two 16-bit halves hold them. */
+static int claim(uint32_t id, int from_back, uint32_t* k)
 {
     uint64_t w = load64(&g_next);
     for (;;) {
-        if ((uint32_t)(w >> 32) != id || (uint32_t)w >= chunks) return 0;
-        if (cas64(&g_next, &w, w + 1)) {
-            *k = (uint32_t)w;
+        uint32_t begin = (uint32_t)(w & 0xFFFF), end = (uint32_t)(w >> 16 & 0xFFFF);
+        if ((uint32_t)(w >> 32) != id || begin >= end) return 0;
+        if (cas64(&g_next, &w, from_back ? w - ((uint64_t)1 << 16) : w + 1)) {
+            *k = from_back ? end - 1 : begin;
             return 1;
         }
     }
@@ -178,6 +209,36 @@ static int worker_stays(uint32_t threads)
     return 1;
 }
 
+/* Takes the lock, trying for a moment before blocking: a worker that has just seen a new
+ * job finds the lock held by the caller publishing it for a few instructions, and blocking
+ * would cost it a wake-up. */
+static void lock_soon(void)
+{
+    uint32_t tries;
+    for (tries = 0; tries < 256; ++tries) {
+        if (mutex_trylock(&g_pool.lock)) return;
+        cpu_pause();
+    }
+    mutex_lock(&g_pool.lock);
+}
+
+/* How long a worker watches for the next job: POOL_SPINS pauses (a pause takes from about
+ * 10 to 150 cycles depending on the CPU), giving the core away every POOL_SPIN_YIELD of them
+ * so that on a busy machine another process's thread runs instead. */
+#  define POOL_SPINS 4096u
+#  define POOL_SPIN_YIELD 256u
+
+/* Returns once job `id` is no longer the newest published, or after POOL_SPINS pauses. */
+static void watch_for_next_job(uint32_t id)
+{
+    uint32_t spins;
+    for (spins = 1; spins <= POOL_SPINS; ++spins) {
+        if ((uint32_t)(load64(&g_next) >> 32) != id) return;
+        if (spins % POOL_SPIN_YIELD == 0) yield_cpu();
+        else cpu_pause();
+    }
+}
+
 static void worker_loop(uint32_t seen)
 {
     mutex_lock(&g_pool.lock);
@@ -197,14 +258,15 @@ static void worker_loop(uint32_t seen)
         mutex_unlock(&g_pool.lock);
         add32(&g_working, 1);
         if (worker_stays(job.threads)) {
-            while (claim(id, job.chunks, &k)) {
+            while (claim(id, 1, &k)) {
                 run_chunk(&job, k);
                 if (!worker_stays(job.threads)) goto left;
             }
             add32(&g_working, (uint32_t)-1);
+            watch_for_next_job(id);
         }
     left:
-        mutex_lock(&g_pool.lock);
+        lock_soon();
     }
     mutex_unlock(&g_pool.lock);
 }
@@ -324,12 +386,12 @@ void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* 
     g_pool.job = job;
     g_pool.seats = (uint32_t)threads - 1;
     store32(&g_done, 0);
-    store64(&g_next, (uint64_t)id << 32);
+    store64(&g_next, (uint64_t)id << 32 | (uint64_t)job.chunks << 16);
     wake = g_pool.sleeping < g_pool.seats ? g_pool.sleeping : g_pool.seats;
     while (wake--) cond_signal(&g_pool.wake);
     mutex_unlock(&g_pool.lock);
 
-    while (claim(id, job.chunks, &k)) run_chunk(&job, k);
+    while (claim(id, 0, &k)) run_chunk(&job, k);
     /* What is left is being run by workers that started: wait for them, giving the core
      * away now and then in case one of them is waiting for it. */
     for (spins = 0; load32(&g_done) != job.chunks; ++spins)
