@@ -65,7 +65,14 @@ cdef object run_arg(DML_OPERATOR_TYPE optype, object x, object axis, object keep
     r = as_output(out, result_shape, dtype, "out")
     if cnp.PyArray_SIZE(r) == 0:
         return finish_output(r, out)
-    view = r if keep else np.expand_dims(r, axes)  # a view, with the reduced axes of size 1
+    # A view with the reduced axes of size 1 (a reshape is a view of a C-contiguous result,
+    # the usual one, and costs a fraction of expand_dims).
+    if keep:
+        view = r
+    elif cnp.PyArray_IS_C_CONTIGUOUS(r):
+        view = r.reshape(kept_shape)
+    else:
+        view = np.expand_dims(r, axes)
     if out is not None and may_overlap(a, view):
         a = a.copy()
     for i in range(len(axes)):

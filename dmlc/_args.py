@@ -78,12 +78,16 @@ def flag_of(value, fname, argname):
     raise TypeError(f"{fname}: {argname} must be a bool, not {type(value).__name__}")
 
 
-_INDEX_DTYPES = ("int64", "int32", "uint64", "uint32")
+_INDEX_DTYPE_OF_NAME = {}  # "int64" -> np.dtype("int64"): the names skip np.dtype() on each call
 
 
 def indices_dtype_of(value, fname, argname="indices_dtype"):
     """The NumPy dtype of an index output: "int64", "int32", "uint64", "uint32" or those
     dtypes; TypeError for what is not a dtype, ValueError for another dtype."""
+    if value.__class__ is str:
+        dt = _INDEX_DTYPE_OF_NAME.get(value)
+        if dt is not None:
+            return dt
     import numpy as np
     if isinstance(value, bool) or value is None:
         raise TypeError(f"{fname}: {argname} must be a dtype, not {type(value).__name__}")
@@ -91,9 +95,14 @@ def indices_dtype_of(value, fname, argname="indices_dtype"):
         dt = np.dtype(value)
     except TypeError:
         raise TypeError(f"{fname}: {argname} must be a dtype, not {type(value).__name__}") from None
-    if dt.name not in _INDEX_DTYPES or not dt.isnative:
+    # kind and itemsize rather than dt.name, which NumPy works out in Python on each read.
+    if dt.kind not in "iu" or dt.itemsize not in (4, 8) or not dt.isnative:
         raise ValueError(f"{fname}: {argname} is {dt}, expected int64, int32, uint64 or uint32")
+    if value.__class__ is str:
+        _INDEX_DTYPE_OF_NAME[value] = dt
     return dt
+
+
 # The eleven dtypes of DirectML's tensors (the core's src/dtypes.def has the same list).
 _DTYPE_CHARS = frozenset("efdbhilqBHILQ")
 

@@ -80,8 +80,9 @@ def test_long_rows_across_blocks_and_threads(rng):
     and with the default."""
     x = small_ints(rng, (3, 70001), np.float32)
     x[1, 5000] = x[1, 69999] = 9
-    whole = small_ints(rng, (2, 3, 40000), np.int16)
-    whole[0, 0, 7] = whole[1, 2, 39990] = 100
+    # 1.2 MB: enough work for the kernel to split one reduced set across two threads.
+    whole = small_ints(rng, (2, 3, 100000), np.int16)
+    whole[0, 0, 7] = whole[1, 2, 99990] = 100
     before = dmlc.get_num_threads()
     try:
         for threads in (1, before):

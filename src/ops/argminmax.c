@@ -20,7 +20,8 @@
 
 #include <math.h>
 
-#define AM_BLOCK 512
+#define AM_BLOCK 512 /* elements of a 4-byte type per block: a block is 2 KiB of any type */
+#define AM_BLOCK_OF(T) (AM_BLOCK * 4 / sizeof(T))
 #define AM_MAX_PARTS 64  /* parts per reduced set when the outputs are few */
 #define AM_MAX_ITEMS 256 /* outputs x parts: the partial results live on the stack */
 
@@ -36,7 +37,7 @@ struct am_state {
     UINT out_size;           /* 4 or 8 */
     int decreasing;          /* AxisDirection DECREASING: the last of equal elements */
     int64_t mask;            /* 0 (ARGMAX) or -1 (ARGMIN): keys are xor'ed with it */
-    int avx2;                /* FLOAT32 blocks may use AVX2 (am_fast_f32) */
+    int avx2;                /* the CPU has AVX2: FLOAT32 blocks (am_fast_f32), the integer kernels */
     am_row_fn row;
     /* Kept axes (outermost first), size-1 axes dropped. */
     UINT kept;
@@ -74,36 +75,47 @@ static inline int64_t key_f16(uint16_t h)
     int32_t m = h & 0x7fff;
     return m > 0x7c00 ? 0x7c01 : ((h & 0x8000) ? -m : m);
 }
-static inline int64_t key_int(int64_t v) { return v; }
 /* UINT64 keys: the top bit flipped, so that signed comparison orders them. */
 static inline int64_t key_u64(uint64_t v) { return (int64_t)(v ^ ((uint64_t)1 << 63)); }
 
-/* The end of a block whose greatest key is m: if it wins (the first block, a greater key,
- * or with DECREASING an equal one), the index of its first (last) element with key m. */
-#define AM_TAKE_BLOCK(KEYT, KEY)                                                                                \
-    if (bi == UINT64_MAX || (int64_t)m > b || (dec && (int64_t)m == b)) {                                        \
+/* The end of a block whose greatest key is m: it wins (the first block, a greater key, or
+ * with DECREASING an equal one) and becomes the one to search, once, when the row is done
+ * (a row whose best rises block after block would otherwise search each of them). */
+#define AM_TAKE_BLOCK()                                                                                         \
+    if ((bi == UINT64_MAX && ws == UINT64_MAX) || (int64_t)m > b || (dec && (int64_t)m == b)) {                  \
+        b = (int64_t)m;                                                                                          \
+        ws = s;                                                                                                  \
+        we = e;                                                                                                  \
+    }
+
+/* The index of the winning block's first (last) element with key b. */
+#define AM_FIND_INDEX(KEYT, KEY)                                                                                \
+    if (ws != UINT64_MAX) {                                                                                      \
+        const KEYT want = (KEYT)b;                                                                               \
         uint64_t i;                                                                                              \
         if (dec)                                                                                                 \
-            for (i = e - 1; (KEYT)(KEY(x[(int64_t)i * stride]) ^ mask) != m; --i) {}                             \
+            for (i = we - 1; (KEYT)(KEY(x[(int64_t)i * stride]) ^ mask) != want; --i) {}                         \
         else                                                                                                     \
-            for (i = s; (KEYT)(KEY(x[(int64_t)i * stride]) ^ mask) != m; ++i) {}                                 \
-        b = (int64_t)m;                                                                                          \
+            for (i = ws; (KEYT)(KEY(x[(int64_t)i * stride]) ^ mask) != want; ++i) {}                             \
         bi = base + i;                                                                                           \
     }
 
 /* One row kernel per storage type.  The block maximum is branch-free (vectorised for unit
- * strides); a block is searched only if it holds a key that wins. */
-#define AM_ROW(NAME, T, KEYT, KEY)                                                                              \
-    static void am_row_##NAME(const am_state* st, const char* row, int64_t stride, uint64_t c0, uint64_t c1,    \
-                              uint64_t base, int64_t* best, uint64_t* idx)                                       \
+ * strides); a block is searched only if it holds a key that wins.  An integer type's key
+ * is its own type (xor with the mask reverses its order), so a vector holds as many keys
+ * as elements: 32 of UINT8 in an AVX2 register.  ATTR: where the CPU has AVX2, the same
+ * kernel is compiled a second time for it (AM_ROW_AVX2 below). */
+#define AM_ROW_DEF(FN, ATTR, T, KEYT, KEY)                                                                      \
+    ATTR static void FN(const am_state* st, const char* row, int64_t stride, uint64_t c0, uint64_t c1,          \
+                        uint64_t base, int64_t* best, uint64_t* idx)                                             \
     {                                                                                                            \
         const T* x = (const T*)(const void*)row;                                                                 \
         const KEYT mask = (KEYT)st->mask;                                                                        \
         const int dec = st->decreasing;                                                                          \
         int64_t b = *best;                                                                                       \
-        uint64_t bi = *idx;                                                                                      \
+        uint64_t bi = *idx, ws = UINT64_MAX, we = 0; /* the winning block of this row: [ws, we) */            \
         for (uint64_t s = c0; s < c1;) {                                                                         \
-            const uint64_t e = c1 - s < AM_BLOCK ? c1 : s + AM_BLOCK;                                            \
+            const uint64_t e = c1 - s < AM_BLOCK_OF(T) ? c1 : s + AM_BLOCK_OF(T);                                \
             KEYT m = (KEYT)(KEY(x[(int64_t)s * stride]) ^ mask);                                                 \
             if (stride == 1) {                                                                                   \
                 for (uint64_t i = s + 1; i < e; ++i) {                                                           \
@@ -116,12 +128,14 @@ static inline int64_t key_u64(uint64_t v) { return (int64_t)(v ^ ((uint64_t)1 <<
                     m = k > m ? k : m;                                                                           \
                 }                                                                                                \
             }                                                                                                    \
-            AM_TAKE_BLOCK(KEYT, KEY)                                                                             \
+            AM_TAKE_BLOCK()                                                                                      \
             s = e;                                                                                               \
         }                                                                                                        \
+        AM_FIND_INDEX(KEYT, KEY)                                                                                 \
         *best = b;                                                                                               \
         *idx = bi;                                                                                               \
     }
+#define AM_ROW(NAME, T, KEYT, KEY) AM_ROW_DEF(am_row_##NAME, , T, KEYT, KEY)
 
 /* FLOAT32 and FLOAT64: the block's extreme by the values themselves (max/min instructions)
  * and, beside it, whether the block holds a NaN (ARGMAX: then a NaN wins) or a number
@@ -136,7 +150,7 @@ static inline int64_t key_u64(uint64_t v) { return (int64_t)(v ^ ((uint64_t)1 <<
         const int dec = st->decreasing, least = st->mask != 0;                                                   \
         const KEYT nan_key = (KEYT)(KEY((T)NAN) ^ mask);                                                         \
         int64_t b = *best;                                                                                       \
-        uint64_t bi = *idx;                                                                                      \
+        uint64_t bi = *idx, ws = UINT64_MAX, we = 0; /* the winning block of this row: [ws, we) */            \
         for (uint64_t s = c0; s < c1;) {                                                                         \
             const uint64_t e = c1 - s < AM_BLOCK ? c1 : s + AM_BLOCK;                                            \
             KEYT m;                                                                                              \
@@ -164,9 +178,10 @@ static inline int64_t key_u64(uint64_t v) { return (int64_t)(v ^ ((uint64_t)1 <<
                 }                                                                                                \
                 m = nan ? nan_key : (KEYT)(KEY(v) ^ mask);                                                       \
             }                                                                                                    \
-            AM_TAKE_BLOCK(KEYT, KEY)                                                                             \
+            AM_TAKE_BLOCK()                                                                                      \
             s = e;                                                                                               \
         }                                                                                                        \
+        AM_FIND_INDEX(KEYT, KEY)                                                                                 \
         *best = b;                                                                                               \
         *idx = bi;                                                                                               \
     }
@@ -220,42 +235,104 @@ __attribute__((target("avx2"))) static int am_fast_f32(const am_state* st, const
         *key = flag ? (int32_t)key_f32(NAN) : (int32_t)key_f32(v);
     return 1;
 }
+/* FLOAT64's, the same with four lanes (the compiler does not vectorise a float maximum
+ * that must keep NaN's rule). */
+__attribute__((target("avx2"))) static int am_fast_f64(const am_state* st, const double* x, uint64_t n, int64_t* key)
+{
+    const int least = st->mask != 0;
+    __m256d v0 = _mm256_set1_pd(least ? INFINITY : -INFINITY), v1 = v0;
+    __m256d f0 = _mm256_setzero_pd(), f1 = f0;
+    double lanes[4], v;
+    int flag;
+    uint64_t i = 0;
+    if (!st->avx2) return 0;
+    if (least) {
+        for (; i + 8 <= n; i += 8) {
+            const __m256d a = _mm256_loadu_pd(x + i), b = _mm256_loadu_pd(x + i + 4);
+            v0 = _mm256_min_pd(a, v0);
+            v1 = _mm256_min_pd(b, v1);
+            f0 = _mm256_or_pd(f0, _mm256_cmp_pd(a, a, _CMP_ORD_Q));
+            f1 = _mm256_or_pd(f1, _mm256_cmp_pd(b, b, _CMP_ORD_Q));
+        }
+        v0 = _mm256_min_pd(v0, v1);
+    } else {
+        for (; i + 8 <= n; i += 8) {
+            const __m256d a = _mm256_loadu_pd(x + i), b = _mm256_loadu_pd(x + i + 4);
+            v0 = _mm256_max_pd(a, v0);
+            v1 = _mm256_max_pd(b, v1);
+            f0 = _mm256_or_pd(f0, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
+            f1 = _mm256_or_pd(f1, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
+        }
+        v0 = _mm256_max_pd(v0, v1);
+    }
+    flag = _mm256_movemask_pd(_mm256_or_pd(f0, f1)) != 0;
+    _mm256_storeu_pd(lanes, v0);
+    v = lanes[0];
+    for (int k = 1; k < 4; ++k) v = least ? (lanes[k] < v ? lanes[k] : v) : (lanes[k] > v ? lanes[k] : v);
+    for (; i < n; ++i) {
+        if (least ? x[i] < v : x[i] > v) v = x[i];
+        flag |= least ? x[i] == x[i] : x[i] != x[i];
+    }
+    if (least)
+        *key = flag ? ~key_f64(v) : ~key_f64(NAN);
+    else
+        *key = flag ? key_f64(NAN) : key_f64(v);
+    return 1;
+}
 #else
 #  define AM_HAVE_AVX2 0
+static int am_fast_f64(const am_state* st, const double* x, uint64_t n, int64_t* key)
+{
+    (void)st, (void)x, (void)n, (void)key;
+    return 0;
+}
 static int am_fast_f32(const am_state* st, const float* x, uint64_t n, int32_t* key)
 {
     (void)st, (void)x, (void)n, (void)key;
     return 0;
 }
 #endif
-#define am_fast_none(st, x, n, key) 0
 
 AM_ROW_FLOAT(f32, float, int32_t, key_f32, am_fast_f32)
-AM_ROW_FLOAT(f64, double, int64_t, key_f64, am_fast_none)
-AM_ROW(f16, uint16_t, int32_t, key_f16)
-AM_ROW(i8, int8_t, int32_t, key_int)
-AM_ROW(i16, int16_t, int32_t, key_int)
-AM_ROW(i32, int32_t, int32_t, key_int)
-AM_ROW(i64, int64_t, int64_t, key_int)
-AM_ROW(u8, uint8_t, int32_t, key_int)
-AM_ROW(u16, uint16_t, int32_t, key_int)
-AM_ROW(u32, uint32_t, int64_t, key_int)
-AM_ROW(u64, uint64_t, int64_t, key_u64)
+AM_ROW_FLOAT(f64, double, int64_t, key_f64, am_fast_f64)
+/* The integer kernels twice: for any CPU, and for AVX2 (which the portable build's
+ * baseline lacks: 32-byte vectors and byte/word/dword max instructions). */
+#if AM_HAVE_AVX2
+#  define AM_ROW_INT(NAME, T, KEYT, KEY)                                                                         \
+      AM_ROW(NAME, T, KEYT, KEY)                                                                                 \
+      AM_ROW_DEF(am_row_##NAME##_avx2, __attribute__((target("avx2"))), T, KEYT, KEY)
+#  define AM_PICK(NAME, avx2) ((avx2) ? am_row_##NAME##_avx2 : am_row_##NAME)
+#else
+#  define AM_ROW_INT(NAME, T, KEYT, KEY) AM_ROW(NAME, T, KEYT, KEY)
+#  define AM_PICK(NAME, avx2) ((void)(avx2), am_row_##NAME)
+#endif
 
-static am_row_fn row_fn(DML_TENSOR_DATA_TYPE t)
+AM_ROW(f16, uint16_t, int32_t, key_f16)
+/* An integer is its own key, in its own width (no widening for the vectoriser to undo). */
+#define key_same(v) (v)
+AM_ROW_INT(i8, int8_t, int8_t, key_same)
+AM_ROW_INT(i16, int16_t, int16_t, key_same)
+AM_ROW_INT(i32, int32_t, int32_t, key_same)
+AM_ROW_INT(i64, int64_t, int64_t, key_same)
+AM_ROW_INT(u8, uint8_t, uint8_t, key_same)
+AM_ROW_INT(u16, uint16_t, uint16_t, key_same)
+AM_ROW_INT(u32, uint32_t, uint32_t, key_same)
+AM_ROW_INT(u64, uint64_t, int64_t, key_u64)
+
+static am_row_fn row_fn(DML_TENSOR_DATA_TYPE t, int avx2)
 {
     switch (t) {
     case DML_TENSOR_DATA_TYPE_FLOAT32: return am_row_f32;
     case DML_TENSOR_DATA_TYPE_FLOAT64: return am_row_f64;
     case DML_TENSOR_DATA_TYPE_FLOAT16: return am_row_f16;
-    case DML_TENSOR_DATA_TYPE_INT8: return am_row_i8;
-    case DML_TENSOR_DATA_TYPE_INT16: return am_row_i16;
-    case DML_TENSOR_DATA_TYPE_INT32: return am_row_i32;
-    case DML_TENSOR_DATA_TYPE_INT64: return am_row_i64;
-    case DML_TENSOR_DATA_TYPE_UINT8: return am_row_u8;
-    case DML_TENSOR_DATA_TYPE_UINT16: return am_row_u16;
-    case DML_TENSOR_DATA_TYPE_UINT32: return am_row_u32;
-    default: return am_row_u64; /* validated: the eleven types */
+    case DML_TENSOR_DATA_TYPE_INT8: return AM_PICK(i8, avx2);
+    case DML_TENSOR_DATA_TYPE_INT16: return AM_PICK(i16, avx2);
+    case DML_TENSOR_DATA_TYPE_INT32: return AM_PICK(i32, avx2);
+    case DML_TENSOR_DATA_TYPE_INT64: return AM_PICK(i64, avx2);
+    case DML_TENSOR_DATA_TYPE_UINT8: return AM_PICK(u8, avx2);
+    case DML_TENSOR_DATA_TYPE_UINT16: return AM_PICK(u16, avx2);
+    case DML_TENSOR_DATA_TYPE_UINT32: return AM_PICK(u32, avx2);
+    default: return AM_PICK(u64, avx2); /* validated: the eleven types */
     }
 }
 
@@ -450,8 +527,8 @@ static void plan(am_state* st, DML_OPERATOR_TYPE type, const am_args* a, const d
     st->out_size = out->elem_size;
     st->decreasing = a->direction == DML_AXIS_DIRECTION_DECREASING;
     st->mask = type == DML_OPERATOR_ARGMIN ? -1 : 0;
-    st->row = row_fn(in->type);
     st->avx2 = AM_HAVE_AVX2 && dmlc_cpu_has(DMLC_CPU_AVX2);
+    st->row = row_fn(in->type, st->avx2);
     st->outputs = 1;
     st->reduced = 1;
     for (UINT d = 0; d < in->ndim; ++d) {
@@ -481,7 +558,10 @@ static void plan(am_state* st, DML_OPERATOR_TYPE type, const am_args* a, const d
     /* Few outputs over many elements: split each reduced set so every thread has work. */
     threads = dmlc_thread_count();
     st->parts = 1;
-    if (threads > 1 && st->outputs < threads && st->reduced >= 2 * AM_BLOCK) {
+    /* Only when the loop will run on several threads (dmlc_parallel_for's rule): each part
+     * searches its own winning block, work a single thread would do for nothing. */
+    if (threads > 1 && st->outputs < threads && st->reduced >= 2 * AM_BLOCK
+        && st->outputs * st->reduced * st->elem_size >= 2 * DMLC_MIN_BYTES_PER_THREAD) {
         uint64_t p = AM_MAX_ITEMS / st->outputs;
         if (p > AM_MAX_PARTS) p = AM_MAX_PARTS;
         if (p > st->reduced / AM_BLOCK) p = st->reduced / AM_BLOCK;
