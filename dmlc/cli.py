@@ -14,10 +14,11 @@ for ``--compare``), never a traceback.
 import argparse
 import math
 import os
-import signal
 import sys
 
 import numpy as np
+
+from dmlc._console import quiet_on_broken_pipe, stdout_to_devnull
 
 
 def _format_array(a):
@@ -230,34 +231,6 @@ def build_parser():
     return parser
 
 
-def _stdout_to_devnull():
-    # Python flushes stdout again at exit; point it at devnull so that flush succeeds.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
-
-
-def quiet_on_broken_pipe(command, *args):
-    """command(*args), ending quietly when stdout's reader has gone (`dmlc examples | head
-    -1`), as Unix tools do: no traceback, and the exit status a shell gives a tool that
-    SIGPIPE ended (128 + 13), where the platform has that signal.  Any other failure to
-    write stdout (a full disk, /dev/full) is one line on stderr and exit status 1."""
-    try:
-        try:
-            return command(*args)
-        finally:
-            # Inside the guard: output still buffered when the reader left fails here (also
-            # after argparse's --help, whose SystemExit goes on when the flush succeeds).
-            sys.stdout.flush()
-    except BrokenPipeError:
-        _stdout_to_devnull()
-        return 128 + signal.SIGPIPE if hasattr(signal, "SIGPIPE") else 1
-    except OSError as e:
-        _stdout_to_devnull()
-        print(f"dmlc: cannot write the output: {e.strerror or e}", file=sys.stderr)
-        return 1
-
-
 def _main(argv):
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -274,7 +247,7 @@ def _main(argv):
     except BrokenPipeError:
         raise
     except OSError as e:  # stdout could not be written: run --compare's error status is 2
-        _stdout_to_devnull()
+        stdout_to_devnull()
         print(f"dmlc {args.command}: cannot write the output: {e.strerror or e}", file=sys.stderr)
         return 2 if args.func is cmd_run and args.compare is not None else 1
 

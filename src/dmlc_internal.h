@@ -180,6 +180,16 @@ typedef HRESULT (*dmlc_infer_fn)(DML_OPERATOR_TYPE type, const char* name, const
 #include "ops.def"
 #undef DMLC_OP
 
+/* An operator type's two entry points (ops.def's family), and dmlc_lookup, which finds
+ * them for a desc (operator.c): *name is the type's name ("DML_OPERATOR_PADDING");
+ * a failure names what is wrong (a NULL desc, an unknown type, one dmlc does not
+ * implement: E_NOTIMPL). */
+typedef struct dmlc_family {
+    dmlc_create_fn create;
+    dmlc_infer_fn infer;
+} dmlc_family;
+HRESULT dmlc_lookup(const char* who, const DML_OPERATOR_DESC* desc, const char** name, dmlc_family* family);
+
 /* ---- The desc layouts (src/schema.def, src/schema.h) -------------------------------------
  * dmlc_schema_check: what holds for every operator before its family reads the desc: each
  * array a count says is non-empty is there (not NULL).  type has a schema entry (every

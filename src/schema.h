@@ -4,7 +4,7 @@
  *
  * What is the same for every operator walks this table instead of naming operators: the
  * check of pointers and counts before a family reads a desc (src/schema.c), the operator
- * cache's keys (src/operator.c), and the Python view (dmlc._core.SCHEMA, dmlc.schema).
+ * cache's keys (src/cache.c), and the Python view (dmlc._core.SCHEMA, dmlc.schema).
  * Needs directml_py.h included first.  Never installed. */
 #ifndef DMLC_SCHEMA_H
 #define DMLC_SCHEMA_H

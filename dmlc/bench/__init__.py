@@ -347,7 +347,7 @@ def run_and_plot(args, stream=sys.stdout, progress=sys.stderr):
 
 
 def main(argv=None):
-    from dmlc.cli import quiet_on_broken_pipe
+    from dmlc._console import quiet_on_broken_pipe
 
     p = argparse.ArgumentParser(prog="dmlc bench", description=__doc__.split("\n\n")[0])
     add_arguments(p)

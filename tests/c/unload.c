@@ -4,7 +4,7 @@
  *
  * Each calling thread holds a cache that the library frees when the thread ends (a
  * thread-exit destructor, code of the library), so the library keeps itself loaded once it
- * has registered one (src/operator.c, "Unloading"): the worker's exit must not crash.
+ * has registered one (src/cache.c, "Unloading"): the worker's exit must not crash.
  *
  * Usage: unload LIBRARY_PATH (or DMLC_LIBRARY in the environment).  Prints one line and
  * exits 0 when everything matched; 1 with a message otherwise; a crash is the bug. */
