@@ -302,6 +302,11 @@ typedef struct dmlc_pool_window {
     const UINT* dilations;
 } dmlc_pool_window;
 
+/* The window fields of a pooling desc d (any struct with DimensionCount, Strides, WindowSize,
+ * StartPadding and EndPadding) with dilations dil: its Dilations, or all ones. */
+#define DMLC_POOL_WINDOW_OF(d, dil) \
+    {(d)->DimensionCount, (d)->Strides, (d)->WindowSize, (d)->StartPadding, (d)->EndPadding, (dil)}
+
 /* Checks the window fields against in ({N, C, spatial...}) and states output slot 0's sizes
  * in sh: N and C of the input, per spatial dimension the floor size or (check mode) the
  * plain ceil size or the PyTorch/ONNX ceil size too, or (infer mode with

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import rawctypes
-from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
+from dmlc.ffi import E_INVALIDARG, ffi, lib
 from rawctypes import DML_LP_POOLING1_OPERATOR_DESC, DML_LP_POOLING_OPERATOR_DESC
-from rawdesc import Raw, assert_create_fails, execute
+from rawdesc import Raw, assert_create_fails, execute, infer, pool_window_cases
 from reference import ref_lp_pool
 from support import assert_same_bits, random_array
 
@@ -173,15 +173,6 @@ def test_ctypes_lp_pooling(version):
 
 # ---- dmlcInferOutputSizes ----------------------------------------------------------------------------
 
-def infer(op, count=1, flags=0):
-    out = ffi.new("DMLC_TENSOR_SIZES[]", count)
-    hr = lib.dmlcInferOutputSizes(op, flags, count, out)
-    msg = ffi.string(lib.dmlcGetLastErrorMessage()).decode()
-    if hr != 0:
-        return hr, msg
-    return [tuple(out[k].Sizes[j] for j in range(out[k].DimensionCount)) for k in range(count)]
-
-
 @pytest.mark.parametrize("version", [0, 1])
 def test_infer_floor_and_ceil(version):
     raw = Raw()
@@ -203,13 +194,7 @@ def malformed_cases():
     def t(raw, sizes, dtype=np.float32, **kw):
         return raw.tensor(dtype, sizes, **kw)
 
-    return [
-        ("input NULL", lambda r: lp_desc(r, 1, ffi.NULL, t(r, Y)), E_POINTER, P1 + "InputTensor is NULL"),
-        ("output NULL", lambda r: lp_desc(r, 0, t(r, X), ffi.NULL), E_POINTER, P0 + "OutputTensor is NULL"),
-        ("2 dims", lambda r: lp_desc(r, 1, t(r, (2, 6)), t(r, (2, 3)), (2,), (2,), (0,), (0,), (1,)), E_INVALIDARG,
-         P1 + "InputTensor.DimensionCount is 2, expected 3 to 5"),
-        ("6 dims", lambda r: lp_desc(r, 0, t(r, (1,) * 6), t(r, (1,) * 6), (1,) * 4, (1,) * 4, (0,) * 4, (0,) * 4),
-         E_INVALIDARG, P0 + "InputTensor.DimensionCount is 6, expected 3 to 5"),
+    return pool_window_cases(lp_desc, P0, P1) + [
         ("integer type", lambda r: lp_desc(r, 1, t(r, X, np.int32), t(r, Y, np.int32)), E_INVALIDARG,
          P1 + "InputTensor.DataType is INT32, expected FLOAT64, FLOAT32 or FLOAT16 (an LP norm is a floating-point "
               "value)"),
@@ -219,46 +204,6 @@ def malformed_cases():
          P1 + "P is 0, expected at least 1 (the norm's exponent)"),
         ("P 0, v0", lambda r: lp_desc(r, 0, t(r, X), t(r, Y), p=0), E_INVALIDARG,
          P0 + "P is 0, expected at least 1 (the norm's exponent)"),
-        ("output rank", lambda r: lp_desc(r, 1, t(r, X), t(r, (1, 2, 3, 3, 1))), E_INVALIDARG,
-         P1 + "OutputTensor.DimensionCount is 5, expected 4 (InputTensor.DimensionCount)"),
-        ("output type", lambda r: lp_desc(r, 1, t(r, X), t(r, Y, np.float16)), E_INVALIDARG,
-         P1 + "OutputTensor.DataType is FLOAT16, expected FLOAT32 (InputTensor.DataType)"),
-        ("DimensionCount", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), ndim=3), E_INVALIDARG,
-         P1 + "DimensionCount is 3, expected 2 (InputTensor.DimensionCount 4 - 2)"),
-        ("Strides NULL", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), strides=None), E_POINTER, P1 + "Strides is NULL"),
-        ("WindowSize NULL", lambda r: lp_desc(r, 0, t(r, X), t(r, Y), window=None), E_POINTER,
-         P0 + "WindowSize is NULL"),
-        ("StartPadding NULL", lambda r: lp_desc(r, 0, t(r, X), t(r, Y), start=None), E_POINTER,
-         P0 + "StartPadding is NULL"),
-        ("EndPadding NULL", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), end=None), E_POINTER, P1 + "EndPadding is NULL"),
-        ("Dilations NULL", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), dilations=None), E_POINTER,
-         P1 + "Dilations is NULL"),
-        ("Strides 0", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), strides=(2, 0)), E_INVALIDARG,
-         P1 + "Strides[1] is 0, expected at least 1"),
-        ("WindowSize 0", lambda r: lp_desc(r, 0, t(r, X), t(r, Y), window=(0, 2)), E_INVALIDARG,
-         P0 + "WindowSize[0] is 0, expected at least 1"),
-        ("Dilations 0", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), dilations=(1, 0)), E_INVALIDARG,
-         P1 + "Dilations[1] is 0, expected at least 1"),
-        ("output N", lambda r: lp_desc(r, 1, t(r, X), t(r, (2, 2, 3, 3))), E_INVALIDARG,
-         P1 + "OutputTensor.Sizes[0] is 2, expected 1 (InputTensor.Sizes[0])"),
-        ("output C", lambda r: lp_desc(r, 0, t(r, X), t(r, (1, 1, 3, 3))), E_INVALIDARG,
-         P0 + "OutputTensor.Sizes[1] is 1, expected 2 (InputTensor.Sizes[1])"),
-        ("output size", lambda r: lp_desc(r, 1, t(r, X), t(r, (1, 2, 3, 4))), E_INVALIDARG,
-         P1 + "OutputTensor.Sizes[3] is 4, expected 3 ((InputTensor.Sizes[3] 6 + StartPadding[1] 0 + EndPadding[1] 0 "
-              "- window 2) / Strides[1] 2 + 1)"),
-        ("output size floor or ceil", lambda r: lp_desc(r, 0, t(r, (1, 2, 7, 6)), t(r, (1, 2, 5, 3))), E_INVALIDARG,
-         P0 + "OutputTensor.Sizes[2] is 5, expected 3 (floor) or 4 (ceil) ((InputTensor.Sizes[2] 7 + StartPadding[0] 0 "
-              "+ EndPadding[0] 0 - window 2) / Strides[0] 2 + 1)"),
-        ("window too large", lambda r: lp_desc(r, 1, t(r, X), t(r, (1, 2, 1, 3)), window=(4, 2), dilations=(2, 1)),
-         E_INVALIDARG, P1 + "the dilated window (WindowSize[0] 4 - 1) * Dilations[0] 2 + 1 = 7 is larger than the "
-                            "padded input InputTensor.Sizes[2] 6 + StartPadding[0] 0 + EndPadding[0] 0 = 6"),
-        ("padding overflow", lambda r: lp_desc(r, 0, t(r, X), t(r, Y), start=(0xFFFFFFFF, 0)), E_INVALIDARG,
-         P0 + "InputTensor.Sizes[2] 6 + StartPadding[0] 4294967295 + EndPadding[0] 0 is 4294967301, more than a "
-              "tensor size can hold (4294967295)"),
-        ("output stride 0", lambda r: lp_desc(r, 1, t(r, X), t(r, Y, strides=(18, 9, 0, 1))), E_INVALIDARG,
-         P1 + "OutputTensor.Strides[2] is 0 with Sizes[2] 3; an output element may not be written twice"),
-        ("total size", lambda r: lp_desc(r, 1, t(r, X), t(r, Y, total=32)), E_INVALIDARG,
-         P1 + "OutputTensor.TotalTensorSizeInBytes is 32, expected at least 72 (DMLCalcBufferTensorSize)"),
     ]
 
 

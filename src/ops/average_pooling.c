@@ -519,31 +519,15 @@ typedef struct ap_args {
 static ap_args read_args(DML_OPERATOR_TYPE type, const void* desc)
 {
     static const UINT ones[AP_SPATIAL] = {1, 1, 1};
-    ap_args a;
     if (type == DML_OPERATOR_AVERAGE_POOLING1) {
         const DML_AVERAGE_POOLING1_OPERATOR_DESC* d = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)desc;
-        a.in_desc = d->InputTensor;
-        a.out_desc = d->OutputTensor;
-        a.win.count = d->DimensionCount;
-        a.win.strides = d->Strides;
-        a.win.window = d->WindowSize;
-        a.win.start = d->StartPadding;
-        a.win.end = d->EndPadding;
-        a.win.dilations = d->Dilations;
-        a.include_padding = d->IncludePadding;
+        const ap_args a = {d->InputTensor, d->OutputTensor, DMLC_POOL_WINDOW_OF(d, d->Dilations), d->IncludePadding};
+        return a;
     } else {
         const DML_AVERAGE_POOLING_OPERATOR_DESC* d = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)desc;
-        a.in_desc = d->InputTensor;
-        a.out_desc = d->OutputTensor;
-        a.win.count = d->DimensionCount;
-        a.win.strides = d->Strides;
-        a.win.window = d->WindowSize;
-        a.win.start = d->StartPadding;
-        a.win.end = d->EndPadding;
-        a.win.dilations = ones;
-        a.include_padding = d->IncludePadding;
+        const ap_args a = {d->InputTensor, d->OutputTensor, DMLC_POOL_WINDOW_OF(d, ones), d->IncludePadding};
+        return a;
     }
-    return a;
 }
 
 /* The input's type, IncludePadding and the window fields; the output sizes into sh. */

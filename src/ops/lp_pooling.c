@@ -28,31 +28,16 @@ typedef struct lp_args {
 static lp_args read_args(DML_OPERATOR_TYPE type, const void* desc)
 {
     static const UINT ones[3] = {1, 1, 1};
-    lp_args a;
     if (type == DML_OPERATOR_LP_POOLING1) {
         const DML_LP_POOLING1_OPERATOR_DESC* d = (const DML_LP_POOLING1_OPERATOR_DESC*)desc;
-        a.in_desc = d->InputTensor;
-        a.out_desc = d->OutputTensor;
-        a.win.count = d->DimensionCount;
-        a.win.strides = d->Strides;
-        a.win.window = d->WindowSize;
-        a.win.start = d->StartPadding;
-        a.win.end = d->EndPadding;
-        a.win.dilations = d->Dilations;
-        a.p = d->P;
+        const lp_args a = {d->InputTensor, d->OutputTensor, DMLC_POOL_WINDOW_OF(d, d->Dilations), d->P};
+        return a;
     } else {
+        /* LP_POOLING is LP_POOLING1 with Dilations 1 */
         const DML_LP_POOLING_OPERATOR_DESC* d = (const DML_LP_POOLING_OPERATOR_DESC*)desc;
-        a.in_desc = d->InputTensor;
-        a.out_desc = d->OutputTensor;
-        a.win.count = d->DimensionCount;
-        a.win.strides = d->Strides;
-        a.win.window = d->WindowSize;
-        a.win.start = d->StartPadding;
-        a.win.end = d->EndPadding;
-        a.win.dilations = ones; /* LP_POOLING is LP_POOLING1 with Dilations 1 */
-        a.p = d->P;
+        const lp_args a = {d->InputTensor, d->OutputTensor, DMLC_POOL_WINDOW_OF(d, ones), d->P};
+        return a;
     }
-    return a;
 }
 
 /* The input's type, P and the window fields; the output sizes into sh. */
