@@ -4,7 +4,8 @@ import numpy as np
 from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
 from support import DML_TYPE
 
-__all__ = ["SENTINEL", "Raw", "create", "d2s_case", "d2s_run", "execute", "infer", "padded", "pool_window_cases"]
+__all__ = ["SENTINEL", "Raw", "create", "d2s_case", "d2s_run", "execute", "infer", "padded", "pool_window_cases",
+           "execute_from_threads", "strided_output"]
 
 
 class Raw:
@@ -157,6 +158,45 @@ def pool_window_cases(desc, P0, P1):
         ("total size", lambda r: desc(r, 1, t(r, X), t(r, Y, total=32)), E_INVALIDARG,
          P1 + "OutputTensor.TotalTensorSizeInBytes is 32, expected at least 72 (DMLCalcBufferTensorSize)"),
     ]
+
+
+def execute_from_threads(desc, inputs, want, threads=3, repeats=3):
+    """Creates desc's operator once and executes it from several threads at once, each
+    into its own output: every output has want's bits (want: the one output's expected
+    array, from a plain execute)."""
+    import threading
+
+    raw = Raw()
+    op = ffi.new("DMLC_OPERATOR**")
+    assert lib.dmlcCreateOperator(desc, op) == 0
+    results, errors = [], []
+
+    def worker():
+        y = np.empty(want.shape, want.dtype)
+        for _ in range(repeats):
+            if lib.dmlcExecute(op[0], len(inputs), raw.bindings(inputs), 1, raw.bindings([y])) != 0:
+                errors.append(1)
+        results.append(y)
+
+    pool = [threading.Thread(target=worker) for _ in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    lib.dmlcReleaseOperator(op[0])
+    assert not errors and len(results) == threads
+    for y in results:
+        assert y.tobytes() == want.tobytes()
+
+
+def strided_output(buffer, shape, strides):
+    """The view of `shape` at element `strides` in buffer (an output written with gaps),
+    after checking that every element outside it still holds 7, the buffer's fill."""
+    view = np.lib.stride_tricks.as_strided(buffer, shape, [s * buffer.itemsize for s in strides])
+    touched = np.zeros(buffer.shape, bool)
+    np.lib.stride_tricks.as_strided(touched, shape, [s * touched.itemsize for s in strides])[...] = True
+    assert np.all(buffer[~touched] == 7)
+    return view
 
 
 def padded(arr, multiple=4):
