@@ -89,6 +89,9 @@ class build_ext(_build_ext):
                 ldflags += ["-install_name", "@rpath/" + LIB_FILE]
             else:
                 ldflags += ["-Wl,-soname," + LIB_FILE]
+            # libm: LP pooling's pow and sqrt (the library carries it, so programs linking
+            # libdirectml_py need no -lm of their own).
+            ldflags += ["-lm"]
         def compile_one(source):
             return cc.compile([source], output_dir=self.build_temp, macros=macros, include_dirs=["include"],
                               extra_postargs=cflags, depends=CORE_DEPENDS)

@@ -1,8 +1,8 @@
 """dmlc: DirectML's tensor operators, executed on the CPU.
 
 NumPy-first functions (``depth_to_space``, ``pad``, ``split``, ``join``, ``max_pool``, ``identity``,
-``slice``, ``tile``, ``max_unpool``, ``avg_pool``, ...), a cffi handle on the shared library for raw
-``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
+``slice``, ``tile``, ``max_unpool``, ``avg_pool``, ``lp_pool``, ...), a cffi handle on the shared library
+for raw ``DML_*_OPERATOR_DESC`` structs (``dmlc.ffi``), and the locations
 of the C header and library for C/C++ builds (``get_include``, ``get_library_path``).
 
 Arrays from other libraries: every function reads any CPU object with ``__dlpack__``
@@ -42,6 +42,7 @@ from dmlc.depth_space import depth_to_space, space_to_depth  # noqa: E402
 from dmlc.max_pooling import max_pool  # noqa: E402
 from dmlc.max_unpooling import max_unpool  # noqa: E402
 from dmlc.average_pooling import avg_pool  # noqa: E402
+from dmlc.lp_pooling import lp_pool  # noqa: E402
 from dmlc.padding import pad  # noqa: E402
 from dmlc.split_join import join, split  # noqa: E402
 from dmlc.element_wise_identity import identity  # noqa: E402
@@ -90,7 +91,7 @@ __all__ = [
     "split", "join",
     "max_pool",
     "identity", "slice", "tile",
-    "max_unpool", "avg_pool",
+    "max_unpool", "avg_pool", "lp_pool",
     "gather",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
     "argmax", "argmin",

@@ -29,6 +29,7 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_MAX_POOLING2
         DML_OPERATOR_MAX_UNPOOLING
         DML_OPERATOR_AVERAGE_POOLING1
+        DML_OPERATOR_LP_POOLING1
         DML_OPERATOR_GATHER
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
@@ -170,6 +171,17 @@ cdef extern from "directml_py.h" nogil:
         const UINT* EndPadding
         const UINT* Dilations
         BOOL IncludePadding
+
+    ctypedef struct DML_LP_POOLING1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT DimensionCount
+        const UINT* Strides
+        const UINT* WindowSize
+        const UINT* StartPadding
+        const UINT* EndPadding
+        const UINT* Dilations
+        UINT P
 
     ctypedef struct DML_MAX_UNPOOLING_OPERATOR_DESC:
         const DML_TENSOR_DESC* InputTensor

@@ -301,7 +301,7 @@ void dmlc_fill_stream_lines(void* dst, size_t n, const void* value, size_t elem_
 void dmlc_stream_fence(void);
 
 /* ---- Pooling windows (src/pooling.c) -------------------------------------------------------
- * The window fields MAX_POOLING* and AVERAGE_POOLING* share, read from any of their desc
+ * The window fields MAX_POOLING*, AVERAGE_POOLING* and LP_POOLING* share, read from any of their desc
  * versions (dilations all ones for those without the field). */
 typedef struct dmlc_pool_window {
     UINT count;              /* DimensionCount */
@@ -312,12 +312,25 @@ typedef struct dmlc_pool_window {
     const UINT* dilations;
 } dmlc_pool_window;
 
+/* The window fields of a pooling desc d (any struct with DimensionCount, Strides, WindowSize,
+ * StartPadding and EndPadding) with dilations dil: its Dilations, or all ones. */
+#define DMLC_POOL_WINDOW_OF(d, dil) \
+    {(d)->DimensionCount, (d)->Strides, (d)->WindowSize, (d)->StartPadding, (d)->EndPadding, (dil)}
+
 /* Checks the window fields against in ({N, C, spatial...}) and states output slot 0's sizes
  * in sh: N and C of the input, per spatial dimension the floor size or (check mode) the
  * plain ceil size or the PyTorch/ONNX ceil size too, or (infer mode with
  * DMLC_INFER_FLAG_CEIL_MODE) the PyTorch/ONNX ceil size (src/pooling.c has the rules). */
 HRESULT dmlc_pool_window_validate(const char* opname, const dmlc_pool_window* w, const dmlc_tensor* in,
                                   dmlc_shapes* sh);
+
+/* The window-sum kernels of AVERAGE_POOLING* (src/ops/average_pooling.c), which LP_POOLING*
+ * share: an operator over validated tensors in and out (dmlc_pool_window_validate checked
+ * win) giving per window the average of its elements inside the input (p 0; include_padding
+ * as IncludePadding) or their LP norm (sum of |x|^p)^(1/p) (p >= 1).  NULL: out of memory. */
+DMLC_OPERATOR_T* dmlc_window_sum_operator(DML_OPERATOR_TYPE type, const char* opname, const dmlc_tensor* in,
+                                          const dmlc_tensor* out, const dmlc_pool_window* win, int include_padding,
+                                          UINT p);
 
 /* Where a pooling kernel's output row stands, rows numbered over planes x OD x OH: batch n,
  * channel c, plane p = n * channels + c, depth od, row oh.  Found by division once

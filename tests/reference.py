@@ -13,6 +13,7 @@ __all__ = ["MODES", "NP_MODE", "crd_depth_to_space", "crd_space_to_depth", "dcr_
            "ref_loop", "ref_max_pool", "ref_pad", "ref_space_to_depth", "ref_split", "source_index",
            "ref_scale_bias", "ref_slice", "ref_slice1", "ref_tile", "window_indices"]
 __all__ += ["avg_pool_loop", "ref_avg_pool", "ref_max_unpool", "unpool_loop"]
+__all__ += ["pool_windows", "ref_lp_pool"]
 __all__ += ["ref_gather"]
 
 
@@ -288,14 +289,11 @@ def unpool_loop(x, indices, out_shape):
 
 # ---- AVERAGE_POOLING, AVERAGE_POOLING1 ----------------------------------------------------------
 
-def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
-    """docs/operators/average_pooling1.rst in float64: (averages, bounds).  The average is the sum of the window's
-    elements inside x over their count, or (include_padding) over the count of window
-    positions inside the padded input [-start, n + end); nothing to divide by gives NaN.
-    bounds is the error that page allows per output, (n + 1) * (eps * max|x| + tiny) with n the
-    elements summed, max|x| over them, eps and tiny of x's dtype (NaN where the exact
-    average is not finite: those must match exactly)."""
-    x = np.asarray(x)
+def pool_windows(x, window, strides, start, end, dilations, ceil_mode=False):
+    """The pooling window walk in NumPy: (pads, windows).  windows(a) gives array a (x's
+    shape) zero-padded, as (N, C, *out_spatial, window elements), row-major over the
+    dilated window; pads holds the padding per axis, the end padding grown where a
+    ceil-mode window runs past it; windows(a, extra_end) pads only the ends, by extra_end."""
     sp = x.ndim - 2
     outs = output_sizes(x.shape[2:], window, strides, start, end, dilations, ceil_mode)
     keff = [(w - 1) * d + 1 for w, d in zip(window, dilations)]
@@ -303,11 +301,6 @@ def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=Fals
     for i in range(sp):
         need = (outs[i] - 1) * strides[i] + keff[i]  # a ceil-mode window may run past the end padding
         pads.append((start[i], max(end[i], need - x.shape[i + 2] - start[i])))
-    with np.errstate(invalid="ignore", over="ignore"):
-        values = x.astype(np.float64)
-    inside = np.ones(x.shape, np.float64)
-    padded = np.pad(np.ones(x.shape, np.float64), [(a, b) for a, b in zip([0, 0] + list(start), [0, 0] + list(end))],
-                    constant_values=1)
     axes = tuple(range(2, 2 + sp))
 
     def windows(a, extra_end=None):
@@ -316,6 +309,24 @@ def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=Fals
         sel = (slice(None), slice(None)) + tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(outs, strides)) \
             + tuple(slice(None, None, d) for d in dilations)
         return w[sel].reshape(x.shape[0], x.shape[1], *outs, -1)
+
+    return pads, windows
+
+
+def ref_avg_pool(x, window, strides, start, end, dilations, include_padding=False, ceil_mode=False):
+    """docs/operators/average_pooling1.rst in float64: (averages, bounds).  The average is the sum of the window's
+    elements inside x over their count, or (include_padding) over the count of window
+    positions inside the padded input [-start, n + end); nothing to divide by gives NaN.
+    bounds is the error that page allows per output, (n + 1) * (eps * max|x| + tiny) with n the
+    elements summed, max|x| over them, eps and tiny of x's dtype (NaN where the exact
+    average is not finite: those must match exactly)."""
+    x = np.asarray(x)
+    pads, windows = pool_windows(x, window, strides, start, end, dilations, ceil_mode)
+    with np.errstate(invalid="ignore", over="ignore"):
+        values = x.astype(np.float64)
+    inside = np.ones(x.shape, np.float64)
+    padded = np.pad(np.ones(x.shape, np.float64), [(a, b) for a, b in zip([0, 0] + list(start), [0, 0] + list(end))],
+                    constant_values=1)
 
     finite = np.where(np.isfinite(values), values, 0.0)
     with np.errstate(invalid="ignore"):
@@ -354,6 +365,28 @@ def avg_pool_loop(x, window, strides, start, end, dilations, include_padding=Fal
         divisor = positions if include_padding else count
         out[pos] = total / divisor if divisor else np.nan
     return out
+
+
+# ---- LP_POOLING, LP_POOLING1 ----------------------------------------------------------------
+
+def ref_lp_pool(x, window, strides, start, end, dilations, p, ceil_mode=False):
+    """docs/operators/lp_pooling1.rst in long double: (norms, bounds).  The norm is
+    (sum of |x|^p)^(1/p) over the window's elements inside x (padding adds nothing, an empty
+    window gives 0).  bounds is the error that page allows per output, (n + 3) * eps * y +
+    (n + 1) * tiny with n the elements inside, eps and tiny of x's dtype (NaN where y is not
+    finite: those must match exactly)."""
+    x = np.asarray(x)
+    _, windows = pool_windows(x, window, strides, start, end, dilations, ceil_mode)
+    with np.errstate(invalid="ignore", over="ignore"):
+        terms = np.abs(x.astype(np.longdouble)) ** p
+    sums = windows(terms).sum(axis=-1)
+    counts = windows(np.ones(x.shape, np.float64)).sum(axis=-1)
+    with np.errstate(invalid="ignore", over="ignore"):
+        y = sums ** (np.longdouble(1) / np.longdouble(p))
+    info = np.finfo(x.dtype)
+    bounds = (counts + 3) * float(info.eps) * np.abs(y.astype(np.float64)) + (counts + 1) * float(info.smallest_subnormal)
+    bounds = np.where(np.isfinite(y), bounds, np.nan)
+    return y, bounds
 
 
 # ---- GATHER -----------------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def test_thread_count_is_race_free_under_thread_sanitizer(tmp_path):
 
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:  # max_pooling.c alone takes seconds
         objects = list(pool.map(compile_one, range(len(sources))))
-    subprocess.run([cc, "-fsanitize=thread", *objects, "-pthread", "-o", exe], check=True, capture_output=True)
+    subprocess.run([cc, "-fsanitize=thread", *objects, "-pthread", "-lm", "-o", exe], check=True, capture_output=True)
     r = subprocess.run([exe], env=plain_env(), capture_output=True, text=True, timeout=120)
     assert "ThreadSanitizer" not in r.stderr, r.stderr
     assert (r.returncode, r.stdout) == (0, "thread counts set, read and used from 6 threads\n")

@@ -28,6 +28,7 @@ OPERATORS = _core.OPERATORS  # (name, value, family)
 # worked example at all (the one resampling example is RESAMPLE2's, on RESAMPLE_GRAD1's page).
 MISSING = {
     "example": {"SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "PADDING1", "MAX_POOLING", "MAX_POOLING1", "AVERAGE_POOLING",
+                "LP_POOLING",
                 "RESAMPLE", "RESAMPLE1", "UPSAMPLE_2D"},
 }
 

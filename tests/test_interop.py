@@ -65,7 +65,7 @@ def data(shape, dtype, seed=0):
 
 
 def floats(dtype):
-    """avg_pool takes float dtypes only: float64 where a test asks for an integer one."""
+    """avg_pool and lp_pool take float dtypes only: float64 where a test asks for an integer one."""
     return dtype if np.dtype(dtype).kind == "f" else np.float64
 
 
@@ -92,6 +92,8 @@ CALLS = {
                  lambda a, **kw: dmlc.max_pool(a["x"], 3, strides=2, start_padding=1, **kw)),
     "avg_pool": (lambda d: {"x": data((2, 3, 6, 7), floats(d))},
                  lambda a, **kw: dmlc.avg_pool(a["x"], 3, strides=2, start_padding=1, include_padding=True, **kw)),
+    "lp_pool": (lambda d: {"x": data((2, 3, 6, 7), floats(d))},
+                lambda a, **kw: dmlc.lp_pool(a["x"], 3, 3, strides=2, start_padding=1, **kw)),
     "identity": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.identity(a["x"], **kw)),
     "slice": (lambda d: {"x": data((3, 5, 6), d)},
               lambda a, **kw: dmlc.slice(a["x"], [1, 0, 2], [2, 5, 3], [1, -2, 2], **kw)),

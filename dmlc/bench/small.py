@@ -6,7 +6,7 @@ import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (argminmax, average_pooling, cast, depth_space, element_wise_identity, fill, gather,
-                        max_pooling, max_unpooling, padding, resample, slicing, split_join, tiling)
+                        lp_pooling, max_pooling, max_unpooling, padding, resample, slicing, split_join, tiling)
 
 
 def _small(w):
@@ -30,6 +30,7 @@ def workloads(quick):
         tiling._workload(f32, (1, 8, 8, 8), [1, 1, 2, 2], torch, ort),
         max_unpooling._workload(f32, (1, 8, 16, 16), torch, ort),
         average_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, torch, ort),
+        lp_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, 2, torch, ort),
         gather._workload("gather", f32, (64, 16), (8,), 0, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),

@@ -42,7 +42,7 @@ from dmlc.max_pooling import _indices_dtype
 from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
-__all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "identity", "slice",
+__all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "lp_pool", "identity", "slice",
            "tile", "gather", "resample", "cast", "argmax", "argmin",
            "from_npy", "to_npy"]
 
@@ -319,13 +319,14 @@ def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
 # avg_pool
 
 def _avg_pool_block(region, p):
-    window, stride, sub_start, sub_end, dilation, include_padding, skip, block_shape = p
+    fname, extra, window, stride, sub_start, sub_end, dilation, skip, block_shape = p
     # Ceil mode keeps every window of the block, a last one that runs past the end padding
     # included (_avg_pool_axis gives a block whose last window starts in the call's end
     # padding a stride more of it, so the window ceil mode drops there is one after the
     # block's); the call's windows before `skip` and after the block are not the block's.
-    y = dmlc.avg_pool(region, window, strides=stride, start_padding=sub_start, end_padding=sub_end,
-                      dilations=dilation, include_padding=include_padding, ceil_mode=True)
+    # fname: "avg_pool" or "lp_pool" (extra: include_padding, or p), which walk windows alike.
+    y = getattr(dmlc, fname)(region, window, strides=stride, start_padding=sub_start, end_padding=sub_end,
+                             dilations=dilation, ceil_mode=True, **dict(extra))
     if y.shape[2:] == block_shape[2:]:
         return y
     keep = tuple(builtins.slice(j, j + m) for j, m in zip(skip, block_shape[2:]))
@@ -393,15 +394,22 @@ def avg_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
 
     Argument errors are raised here, with the in-memory messages.
     """
-    fname = "avg_pool"
+    return _window_sum_pool("avg_pool", x, window_size, strides, start_padding, end_padding, dilations, ceil_mode,
+                            include_padding=include_padding)
+
+
+def _window_sum_pool(fname, x, window_size, strides, start_padding, end_padding, dilations, ceil_mode, **extra):
+    """avg_pool and lp_pool (dmlc.<fname> with extra: include_padding, or p): the average
+    pooling family's window walk, so one plan of blocks and halos serves both."""
     x = _as_dask(x)
     known_chunks(x, fname)
-    out_shape = (x.shape[0],) + dmlc.avg_pool(
+    out_shape = (x.shape[0],) + getattr(dmlc, fname)(
         _empty_stand_in(x), window_size, strides=strides, start_padding=start_padding, end_padding=end_padding,
-        dilations=dilations, include_padding=include_padding, ceil_mode=ceil_mode).shape[1:]
+        dilations=dilations, ceil_mode=ceil_mode, **extra).shape[1:]
     if x.size:
         _check_sizes(x.shape, out_shape)
-    include = bool(include_padding)
+    # As the in-memory call reads them (bool() of the flag; p an int it accepted).
+    extra = tuple((k, bool(v) if k == "include_padding" else int(v)) for k, v in sorted(extra.items()))
     g = _PoolGrid(x, out_shape, window_size, strides, start_padding, end_padding, dilations)
     out_chunks = g.out_chunks
 
@@ -416,11 +424,47 @@ def avg_pool(x, window_size, *, strides=None, start_padding=None, end_padding=No
             sub_end.append(s1)
             skip.append(k)
             block_shape.append(o1 - o0)
-        return "run", intervals, (g.window, g.stride, sub_start, sub_end, g.dilation, include, skip, tuple(block_shape))
+        return "run", intervals, (fname, extra, g.window, g.stride, sub_start, sub_end, g.dilation, skip,
+                                  tuple(block_shape))
 
-    name = f"dmlc-avg_pool-{tokenize(x, g.window, g.stride, g.start, g.end, g.dilation, include, out_shape)}"
+    name = f"dmlc-{fname}-{tokenize(x, g.window, g.stride, g.start, g.end, g.dilation, extra, out_shape)}"
     layers = region_layers(x, name, out_chunks, plan, _avg_pool_block, causal=True)
     return new_array(layers, [x], name, out_chunks, x.dtype)
+
+
+# ---------------------------------------------------------------------------------------
+# lp_pool
+
+def lp_pool(x, window_size, p=2, *, strides=None, start_padding=None, end_padding=None, dilations=None,
+            ceil_mode=False):
+    """:func:`dmlc.lp_pool` on a Dask array: the LP norm ``(sum |x|**p) ** (1/p)`` over
+    sliding windows (DirectML LP_POOLING1).
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like, shape (N, C, *spatial)
+        Anything else goes through ``dask.array.asarray``.
+    window_size, p, strides, start_padding, end_padding, dilations, ceil_mode
+        As :func:`dmlc.lp_pool`.
+
+    Returns
+    -------
+    dask.array.Array
+        The norms, bit for bit the in-memory ones: each window's sum of ``|x|**p`` is
+        taken in the same order whatever the chunks.
+
+    Notes
+    -----
+    Chunks and memory as :func:`avg_pool`, whose window walk this shares: N and C keep
+    x's chunks; along each spatial axis window ``o`` belongs to the input chunk holding
+    its last element, so input chunks of ``c`` elements, a multiple of the stride, give
+    output chunks of about ``c / stride``; each output block's task reads the region its
+    windows cover (halos included) and pools it in one call, and peak memory is a few
+    chunks per worker however wide the array.
+
+    Argument errors are raised here, with the in-memory messages.
+    """
+    return _window_sum_pool("lp_pool", x, window_size, strides, start_padding, end_padding, dilations, ceil_mode, p=p)
 
 
 # ---------------------------------------------------------------------------------------

@@ -115,6 +115,16 @@ CASES = {
         python="dmlc.avg_pool(x, 2, strides=2, dilations=2, start_padding=1, include_padding=True)",
         fields={"DimensionCount": 1, "Strides": [2], "WindowSize": [2], "StartPadding": [1], "EndPadding": [0],
                 "Dilations": [2], "IncludePadding": True}),
+    "LP_POOLING": dict(
+        arrays={"x": _f32("[[[[3, 4, 0, 12], [0, 0, 5, 0], [1, 2, 6, 0], [2, 4, 0, 8]]]]")},
+        python="dmlc.lp_pool(x, 2, 2)",
+        fields={"DimensionCount": 2, "Strides": [2, 2], "WindowSize": [2, 2], "StartPadding": [0, 0],
+                "EndPadding": [0, 0], "P": 2}),
+    "LP_POOLING1": dict(
+        arrays={"x": _f32("[[[3, -1, -4, 0, 5, 0, 3]]]")},
+        python="dmlc.lp_pool(x, 3, 3, strides=1, dilations=2)",
+        fields={"DimensionCount": 1, "Strides": [1], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0],
+                "Dilations": [2], "P": 3}),
     "GATHER": dict(
         arrays={"x": _f32("[10, 20, 30, 40, 50]"), "i": "np.array([4, 0, -1, 7], np.int64)"},
         python="dmlc.gather(x, i, axis=0)",

@@ -142,9 +142,13 @@ def pooling_windows():
         kw = dict(strides=w["s"], start_padding=w["p0"], end_padding=w["p1"], dilations=w["d"], **extra)
         got = dmlc.max_pool(x[None, None], w["k"], **kw)[0, 0]
         avg = dmlc.avg_pool(x[None, None], w["k"], **kw)[0, 0]
+        l2 = dmlc.lp_pool(x[None, None], w["k"], 2, **kw)[0, 0]
         mx, av, cells = _pool_reference(x, w["k"], w["s"], w["p0"], w["p1"], w["d"], **extra)
+        norm = np.array([[np.sqrt(sum(float(x[r, c]) ** 2 for r, c in cells[oi, oj] if 0 <= r < x.shape[0] and 0 <= c < x.shape[1]))
+                          for oj in range(l2.shape[1])] for oi in range(l2.shape[0])])
         assert np.array_equal(got, mx), title
         assert np.allclose(avg, av, rtol=1e-6, equal_nan=True), title
+        assert np.allclose(l2, norm, rtol=1e-6), title
         # The input with its padding (and, in ceil mode, the part of the last window past it).
         n = x.shape[0]
         lo = w["p0"]
@@ -167,9 +171,10 @@ def pooling_windows():
                                        fill=False, edgecolor=color, linewidth=2))
         out_colors = [[_PALETTE[(i * got.shape[1] + j) % len(_PALETTE)] for j in range(got.shape[1])]
                       for i in range(got.shape[0])]
-        _grid(axes[1, col], [[f"{_fmt(a)} | {_fmt(b)}" for a, b in zip(r1, r2)] for r1, r2 in zip(got, avg)],
-              out_colors, "max | average per window")
-    fig.suptitle("Pooling windows: grey cells are padding (never part of a maximum or an average); "
+        _grid(axes[1, col], [[f"{_fmt(a)} | {_fmt(b)}\n{_fmt(c)}" for a, b, c in zip(r1, r2, r3)]
+                             for r1, r2, r3 in zip(got, avg, l2)],
+              out_colors, "max | average, and L2 norm (lp_pool, P 2), per window")
+    fig.suptitle("Pooling windows: grey cells are padding (never part of a maximum, an average or a norm); "
                  "each output's window is outlined in its colour", fontsize=10)
     return fig
 
@@ -415,6 +420,7 @@ FIGURES = {
 FAMILY_FIGURE = {
     "depth_space": "depth_space.png", "padding": "padding_modes.png", "split_join": "split_join.png",
     "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
+    "lp_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
     "argminmax": "argminmax.png", "cast": "cast.png", "fill": "fill.png",

@@ -30,7 +30,13 @@
  * converts FLOAT16 in and out) and outputs of stride 1 or 2 without dilation 8 at a time:
  * stride 2 loads 16 column sums and splits them into even and odd columns, as max pooling
  * does; a group at a row's edge divides each output by its own count.  Everything else
- * takes the portable kernel (average_pooling.inc). */
+ * takes the portable kernel (average_pooling.inc).
+ *
+ * LP_POOLING and LP_POOLING1 (src/ops/lp_pooling.c) walk the same windows in the same order
+ * through dmlc_window_sum_operator: each element adds |x|^P instead of x, sums are double
+ * for every type, and the output is the sum's P-th root instead of the average (see
+ * lp_root).  Their kernels are the portable ones, instantiated per type and per P class
+ * (1: |x|, 2: x*x, other: pow), so the column loops stay free of branches and vectorise. */
 #include "../dmlc_internal.h"
 
 #include <math.h>
@@ -71,6 +77,7 @@ typedef void (*ap_row_fn)(const ap_state* st, const ap_row* r);
 
 struct ap_state {
     UINT elem_size;
+    UINT p;                    /* 0: the average; P >= 1: LP pooling's (sum of |x|^P)^(1/P) */
     int include_padding;
     uint64_t channels;         /* C */
     uint64_t planes;           /* N * C */
@@ -116,42 +123,155 @@ static inline int64_t ap_width_count(const ap_state* st, int64_t ow)
     return ow >= st->full0 && ow < st->full1 ? st->dims[2].k : ap_count(&st->dims[2], st->include_padding, ow);
 }
 
-/* ---- The portable kernels, one per type ----------------------------------------------- */
+/* ---- The portable kernels, one per type and reduction -------------------------------------- */
+
+/* The average of output ow of row r: its sum over the count of its window (ap_count), NaN
+ * where that count is 0. */
+static inline float ap_average_f(const ap_state* st, const ap_row* r, int64_t ow, float sum)
+{
+    const double cnt = r->rows_div * (double)ap_width_count(st, ow);
+    return cnt == 0 ? (float)NAN : sum / (float)cnt;
+}
+
+static inline double ap_average_d(const ap_state* st, const ap_row* r, int64_t ow, double sum)
+{
+    const double cnt = r->rows_div * (double)ap_width_count(st, ow);
+    return cnt == 0 ? (double)NAN : sum / cnt;
+}
+
+/* LP pooling's terms: |x|^P, by P class. */
+static inline double lp_term1(double v) { return fabs(v); }
+static inline double lp_term2(double v) { return v * v; }
+static inline double lp_termn(double v, UINT p) { return pow(fabs(v), (double)p); }
+
+/* s^(1/P) for a sum s >= 0 (or NaN, or +inf), within about 2 ulp of double.  pow(s, 1.0 / P)
+ * alone is not: 1.0 / P is rounded (relative error up to 2^-53), which moves the result by
+ * that error times ln(s) / P, up to about 2^-45 relative for s near DBL_MAX and P = 3.  So s
+ * is split as m * 2^e (m in [0.5, 1)) and e = q*P + r (0 <= r < P): the root is
+ * (m * 2^r)^(1/P) * 2^q, and ln(m * 2^r) / P < ln 2 keeps the exponent's rounding below one
+ * ulp.  Example, P 3, s 2^10: m 0.5, e 11 = 3*3 + 2: (0.5 * 4)^(1/3) * 2^3 = 10.079...
+ * From P 1024 on, ln(s) / P < 1 and pow alone is as good. */
+static inline double lp_root(double s, UINT p)
+{
+    int e, q, r;
+    double m;
+    if (p == 1) return s;
+    if (p == 2) return sqrt(s);
+    if (!(s > 0) || isinf(s)) return s; /* 0, NaN, +inf */
+    if (p >= 1024) return pow(s, 1.0 / (double)p);
+    m = frexp(s, &e);
+    q = e >= 0 ? e / (int)p : -((-e + (int)p - 1) / (int)p); /* floor(e / P) */
+    r = e - q * (int)p;
+    return ldexp(pow(ldexp(m, r), 1.0 / (double)p), q);
+}
+
 #define AP_NAME f32
 #define AP_T float
 #define AP_ACC float
 #define AP_LOAD(p) (*(p))
 #define AP_STORE(p, v) (*(p) = (v))
+#define AP_TERM(v) (v)
+#define AP_FINISH(sum, ow) ap_average_f(st, r, ow, sum)
 #include "average_pooling.inc"
-#undef AP_NAME
-#undef AP_T
-#undef AP_ACC
-#undef AP_LOAD
-#undef AP_STORE
 
 #define AP_NAME f64
 #define AP_T double
 #define AP_ACC double
 #define AP_LOAD(p) (*(p))
 #define AP_STORE(p, v) (*(p) = (v))
+#define AP_TERM(v) (v)
+#define AP_FINISH(sum, ow) ap_average_d(st, r, ow, sum)
 #include "average_pooling.inc"
-#undef AP_NAME
-#undef AP_T
-#undef AP_ACC
-#undef AP_LOAD
-#undef AP_STORE
 
 #define AP_NAME f16
 #define AP_T uint16_t
 #define AP_ACC float
 #define AP_LOAD(p) dmlc_half_to_float(*(p))
 #define AP_STORE(p, v) (*(p) = dmlc_float_to_half(v))
+#define AP_TERM(v) (v)
+#define AP_FINISH(sum, ow) ap_average_f(st, r, ow, sum)
 #include "average_pooling.inc"
-#undef AP_NAME
-#undef AP_T
-#undef AP_ACC
-#undef AP_LOAD
-#undef AP_STORE
+
+#define AP_NAME lp1_f32
+#define AP_T float
+#define AP_ACC double
+#define AP_LOAD(p) ((double)*(p))
+#define AP_STORE(p, v) (*(p) = (float)(v))
+#define AP_TERM(v) lp_term1(v)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lp1_f64
+#define AP_T double
+#define AP_ACC double
+#define AP_LOAD(p) (*(p))
+#define AP_STORE(p, v) (*(p) = (v))
+#define AP_TERM(v) lp_term1(v)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lp1_f16
+#define AP_T uint16_t
+#define AP_ACC double
+#define AP_LOAD(p) ((double)dmlc_half_to_float_inline(*(p)))
+#define AP_STORE(p, v) (*(p) = dmlc_double_to_half_inline(v))
+#define AP_TERM(v) lp_term1(v)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lp2_f32
+#define AP_T float
+#define AP_ACC double
+#define AP_LOAD(p) ((double)*(p))
+#define AP_STORE(p, v) (*(p) = (float)(v))
+#define AP_TERM(v) lp_term2(v)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lp2_f64
+#define AP_T double
+#define AP_ACC double
+#define AP_LOAD(p) (*(p))
+#define AP_STORE(p, v) (*(p) = (v))
+#define AP_TERM(v) lp_term2(v)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lp2_f16
+#define AP_T uint16_t
+#define AP_ACC double
+#define AP_LOAD(p) ((double)dmlc_half_to_float_inline(*(p)))
+#define AP_STORE(p, v) (*(p) = dmlc_double_to_half_inline(v))
+#define AP_TERM(v) lp_term2(v)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lpn_f32
+#define AP_T float
+#define AP_ACC double
+#define AP_LOAD(p) ((double)*(p))
+#define AP_STORE(p, v) (*(p) = (float)(v))
+#define AP_TERM(v) lp_termn(v, st->p)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lpn_f64
+#define AP_T double
+#define AP_ACC double
+#define AP_LOAD(p) (*(p))
+#define AP_STORE(p, v) (*(p) = (v))
+#define AP_TERM(v) lp_termn(v, st->p)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
+
+#define AP_NAME lpn_f16
+#define AP_T uint16_t
+#define AP_ACC double
+#define AP_LOAD(p) ((double)dmlc_half_to_float_inline(*(p)))
+#define AP_STORE(p, v) (*(p) = dmlc_double_to_half_inline(v))
+#define AP_TERM(v) lp_termn(v, st->p)
+#define AP_FINISH(sum, ow) lp_root(sum, st->p)
+#include "average_pooling.inc"
 
 /* ---- The vector kernels (x86-64, AVX2 + F16C, chosen at run time) ----------------------- */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -326,15 +446,20 @@ static AP_TARGET void ap_row_vec_f32(const ap_state* st, const ap_row* r) { ap_r
 static AP_TARGET void ap_row_vec_f16(const ap_state* st, const ap_row* r) { ap_row_vec(st, r, 1); }
 #endif
 
-/* The row kernel of a type: the vector one where the CPU has it (FLOAT32, FLOAT16). */
-static ap_row_fn ap_row_for(DML_TENSOR_DATA_TYPE type)
+/* The row kernel of a type and reduction: for the average the vector one where the CPU has
+ * it (FLOAT32, FLOAT16); for LP pooling the portable one of P's class. */
+static ap_row_fn ap_row_for(DML_TENSOR_DATA_TYPE type, UINT p)
 {
+    static const ap_row_fn lp[3][3] = {{ap_row_lp1_f16, ap_row_lp1_f32, ap_row_lp1_f64},
+                                       {ap_row_lp2_f16, ap_row_lp2_f32, ap_row_lp2_f64},
+                                       {ap_row_lpn_f16, ap_row_lpn_f32, ap_row_lpn_f64}};
+    const int t = type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 0 : type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 1 : 2;
+    if (p) return lp[p < 3 ? p - 1 : 2][t];
 #ifdef AP_HAVE_AVX2
     if (type != DML_TENSOR_DATA_TYPE_FLOAT64 && ap_cpu_has_avx2_f16c())
         return type == DML_TENSOR_DATA_TYPE_FLOAT16 ? ap_row_vec_f16 : ap_row_vec_f32;
 #endif
-    if (type == DML_TENSOR_DATA_TYPE_FLOAT16) return ap_row_f16;
-    return type == DML_TENSOR_DATA_TYPE_FLOAT64 ? ap_row_f64 : ap_row_f32;
+    return t == 0 ? ap_row_f16 : t == 1 ? ap_row_f32 : ap_row_f64;
 }
 
 /* ---- Rows ------------------------------------------------------------------------------ */
@@ -371,8 +496,9 @@ static void average_pooling_execute(const DMLC_OPERATOR_T* op, const void* const
 {
     const ap_state* st = (const ap_state*)op->state;
     const uint64_t rows = st->planes * (uint64_t)st->dims[0].out * (uint64_t)st->dims[1].out;
-    /* Work in dmlc_parallel_for's units (bytes copied): an element summed costs about 4. */
-    const uint64_t bytes = op->outputs[0].count * (st->window_count * 4 + st->elem_size);
+    /* Work in dmlc_parallel_for's units (bytes copied): an element summed costs about 4, or
+     * with a pow (LP pooling, P above 2) about 32. */
+    const uint64_t bytes = op->outputs[0].count * (st->window_count * (st->p > 2 ? 32 : 4) + st->elem_size);
     ap_job job;
     job.st = st;
     job.in = (const char*)in[0];
@@ -393,31 +519,15 @@ typedef struct ap_args {
 static ap_args read_args(DML_OPERATOR_TYPE type, const void* desc)
 {
     static const UINT ones[AP_SPATIAL] = {1, 1, 1};
-    ap_args a;
     if (type == DML_OPERATOR_AVERAGE_POOLING1) {
         const DML_AVERAGE_POOLING1_OPERATOR_DESC* d = (const DML_AVERAGE_POOLING1_OPERATOR_DESC*)desc;
-        a.in_desc = d->InputTensor;
-        a.out_desc = d->OutputTensor;
-        a.win.count = d->DimensionCount;
-        a.win.strides = d->Strides;
-        a.win.window = d->WindowSize;
-        a.win.start = d->StartPadding;
-        a.win.end = d->EndPadding;
-        a.win.dilations = d->Dilations;
-        a.include_padding = d->IncludePadding;
+        const ap_args a = {d->InputTensor, d->OutputTensor, DMLC_POOL_WINDOW_OF(d, d->Dilations), d->IncludePadding};
+        return a;
     } else {
         const DML_AVERAGE_POOLING_OPERATOR_DESC* d = (const DML_AVERAGE_POOLING_OPERATOR_DESC*)desc;
-        a.in_desc = d->InputTensor;
-        a.out_desc = d->OutputTensor;
-        a.win.count = d->DimensionCount;
-        a.win.strides = d->Strides;
-        a.win.window = d->WindowSize;
-        a.win.start = d->StartPadding;
-        a.win.end = d->EndPadding;
-        a.win.dilations = ones;
-        a.include_padding = d->IncludePadding;
+        const ap_args a = {d->InputTensor, d->OutputTensor, DMLC_POOL_WINDOW_OF(d, ones), d->IncludePadding};
+        return a;
     }
-    return a;
 }
 
 /* The input's type, IncludePadding and the window fields; the output sizes into sh. */
@@ -434,8 +544,10 @@ static HRESULT validate(const char* opname, const ap_args* a, const dmlc_tensor*
     return dmlc_pool_window_validate(opname, &a->win, in, sh);
 }
 
-/* The kernel's view of the validated tensors into st. */
-static void plan(ap_state* st, const ap_args* a, const dmlc_tensor* in, const dmlc_tensor* out)
+/* The kernel's view of the validated tensors into st: windows win, the average (p 0, with
+ * IncludePadding include_padding) or LP pooling's norm (p >= 1). */
+static void plan(ap_state* st, const dmlc_pool_window* win, int include_padding, UINT p, const dmlc_tensor* in,
+                 const dmlc_tensor* out)
 {
     const UINT sp = in->ndim - 2, lead = AP_SPATIAL - sp;
     ap_dim* dw = &st->dims[2];
@@ -445,16 +557,17 @@ static void plan(ap_state* st, const ap_args* a, const dmlc_tensor* in, const dm
         ap_dim* m = &st->dims[lead + i];
         m->n = in->sizes[i + 2];
         m->out = out->sizes[i + 2];
-        m->k = a->win.window[i];
-        m->s = a->win.strides[i];
-        m->d = a->win.dilations[i];
-        m->p = a->win.start[i];
-        m->pe = a->win.end[i];
+        m->k = win->window[i];
+        m->s = win->strides[i];
+        m->d = win->dilations[i];
+        m->p = win->start[i];
+        m->pe = win->end[i];
         m->is = (int64_t)in->strides[i + 2];
         m->os = (int64_t)out->strides[i + 2];
     }
     st->elem_size = in->elem_size;
-    st->include_padding = a->include_padding != 0;
+    st->include_padding = include_padding != 0;
+    st->p = p;
     st->channels = in->sizes[1];
     st->planes = (uint64_t)in->sizes[0] * in->sizes[1];
     st->in_n = (int64_t)in->strides[0];
@@ -476,7 +589,7 @@ static void plan(ap_state* st, const ap_args* a, const dmlc_tensor* in, const dm
         if (st->full1 > dw->out) st->full1 = dw->out;
         if (st->full0 > st->full1) st->full0 = st->full1;
     }
-    st->row = ap_row_for(in->type);
+    st->row = ap_row_for(in->type, p);
 }
 
 HRESULT dmlc_infer_average_pooling(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
@@ -498,9 +611,17 @@ HRESULT dmlc_create_average_pooling(DML_OPERATOR_TYPE type, const char* opname, 
     if (FAILED(hr = dmlc_tensor_init_in_out(&in, a.in_desc, &out, a.out_desc, opname, 3, 5)) ||
         FAILED(hr = validate(opname, &a, &in, &sh)))
         return hr;
-    o = dmlc_operator_alloc_unary(type, opname, &in, &out, average_pooling_execute, sizeof(ap_state));
+    o = dmlc_window_sum_operator(type, opname, &in, &out, &a.win, a.include_padding, 0);
     if (!o) return E_OUTOFMEMORY;
-    plan((ap_state*)o->state, &a, &in, &out);
     *op = o;
     return S_OK;
+}
+
+DMLC_OPERATOR_T* dmlc_window_sum_operator(DML_OPERATOR_TYPE type, const char* opname, const dmlc_tensor* in,
+                                          const dmlc_tensor* out, const dmlc_pool_window* win, int include_padding,
+                                          UINT p)
+{
+    DMLC_OPERATOR_T* o = dmlc_operator_alloc_unary(type, opname, in, out, average_pooling_execute, sizeof(ap_state));
+    if (o) plan((ap_state*)o->state, win, include_padding, p, in, out);
+    return o;
 }

@@ -30,7 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* floor and ceil without libm (the library links no libm): exact for every double. */
+/* floor and ceil by hand, without libm's calls: exact for every double. */
 static double rs_floor(double x)
 {
     double t;

@@ -34,7 +34,7 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (cast_edge_values, ref_arg, ref_avg_pool, ref_cast, ref_fill_sequence, ref_gather,  # noqa: E402
+from reference import (cast_edge_values, pool_windows, ref_arg, ref_avg_pool, ref_cast, ref_fill_sequence, ref_gather,  # noqa: E402
                        ref_max_unpool, ref_resample, ref_scale_bias, ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
@@ -414,6 +414,33 @@ def numpy_cases(rng):
     return cases
 
 
+def lp_pooling_cases(rng):
+    """LP_POOLING and LP_POOLING1 on small integers: P 1 (sums of |x|, exact in every float
+    type) and P 2 (sums of squares exact in float64, whose square root NumPy rounds once to
+    the type, as the operator does), padding, dilations, a strided input, 3-d."""
+    cases = []
+    for k, dtype in enumerate((np.float32, np.float16, np.float64)):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = rng.integers(-8, 9, size=(2, 3, 6, 8)).astype(dtype)
+        for w, s, a, b, d, p in (([2, 2], [2, 2], [0, 0], [0, 0], [1, 1], 1),
+                                 ([3, 3], [2, 2], [1, 1], [1, 1], [1, 1], 2),
+                                 ([2, 2], [1, 2], [1, 0], [1, 2], [2, 3], 2)):
+            op = "LP_POOLING1" if d != [1, 1] or k == 1 else "LP_POOLING"
+            _, windows = pool_windows(x, w, s, a, b, d)
+            sums = windows(np.abs(x.astype(np.float64)) ** p).sum(axis=-1)
+            want = (sums if p == 1 else np.sqrt(sums)).astype(dtype)
+            cases.append(Case(f"{op} {name} P {p} {w}/{s} pad {a},{b} dilations {d}", op,
+                              [input_tensor(x, None if k else [144, 48, 1, 6], rng)], [output_tensor(want)],
+                              spatial=2, window=w, strides=s, start=a, end=b, dilations=d, p=p))
+        x = rng.integers(-8, 9, size=(1, 2, 4, 4, 6)).astype(dtype)
+        _, windows = pool_windows(x, [2, 2, 2], [2, 2, 2], [0] * 3, [0] * 3, [1] * 3)
+        cases.append(Case(f"LP_POOLING1 {name} P 1 3-d 2x2x2/2", "LP_POOLING1", [input_tensor(x)],
+                          [output_tensor(windows(np.abs(x.astype(np.float64))).sum(axis=-1).astype(dtype))],
+                          spatial=3, window=[2, 2, 2], strides=[2, 2, 2], start=[0] * 3, end=[0] * 3,
+                          dilations=[1] * 3, p=1))
+    return cases
+
+
 def resample_cases(rng):
     """RESAMPLE, RESAMPLE1, RESAMPLE2 and UPSAMPLE_2D: nearest for every type (a gather, bit
     for bit), linear for the five linear types on small integers at Scale 2 (weights 1/4
@@ -738,7 +765,7 @@ def emit(cases):
                     "repeats"):
             if key in p:
                 fields.append(f".{key} = {c_uints(p[key])}")
-        for key in ("interpolation", "rounding", "scale_h", "scale_w"):
+        for key in ("interpolation", "rounding", "scale_h", "scale_w", "p"):
             if key in p:
                 fields.append(f".{key} = {p[key]}")
         for key in ("scales", "in_offsets", "out_offsets"):
@@ -763,8 +790,8 @@ def build():
     rng = np.random.default_rng(20240611)
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
+    cases += lp_pooling_cases(np.random.default_rng(23))
     ops = {c.op for c in cases}
-    assert len(ops) == 28, sorted(ops)  # every operator dmlc implements (tests/test_contributing.py checks it)
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))
     assert ops == implemented, sorted(implemented ^ ops)  # every operator dmlc implements

@@ -44,6 +44,7 @@ typedef struct vec_case {
     UINT spatial;
     UINT window[3], strides[3], dilations[3], start[8], end[8];
     int include_padding;     /* AVERAGE_POOLING(1) */
+    UINT p;                  /* LP_POOLING(1) */
     UINT offsets[8], sizes[8]; /* SLICE, SLICE1 */
     INT slice_strides[8];
     UINT repeats[8];         /* TILE */
@@ -119,6 +120,8 @@ typedef struct vec_descs {
         DML_MAX_UNPOOLING_OPERATOR_DESC unpool;
         DML_AVERAGE_POOLING_OPERATOR_DESC ap;
         DML_AVERAGE_POOLING1_OPERATOR_DESC ap1;
+        DML_LP_POOLING_OPERATOR_DESC lp;
+        DML_LP_POOLING1_OPERATOR_DESC lp1;
         DML_GATHER_OPERATOR_DESC gather;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
         DML_CAST_OPERATOR_DESC cast;
@@ -351,6 +354,27 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.ap1.EndPadding = c->end;
         d->u.ap1.Dilations = c->dilations;
         d->u.ap1.IncludePadding = c->include_padding;
+        break;
+    case DML_OPERATOR_LP_POOLING:
+        d->u.lp.InputTensor = in[0];
+        d->u.lp.OutputTensor = out[0];
+        d->u.lp.DimensionCount = c->spatial;
+        d->u.lp.Strides = c->strides;
+        d->u.lp.WindowSize = c->window;
+        d->u.lp.StartPadding = c->start;
+        d->u.lp.EndPadding = c->end;
+        d->u.lp.P = c->p;
+        break;
+    case DML_OPERATOR_LP_POOLING1:
+        d->u.lp1.InputTensor = in[0];
+        d->u.lp1.OutputTensor = out[0];
+        d->u.lp1.DimensionCount = c->spatial;
+        d->u.lp1.Strides = c->strides;
+        d->u.lp1.WindowSize = c->window;
+        d->u.lp1.StartPadding = c->start;
+        d->u.lp1.EndPadding = c->end;
+        d->u.lp1.Dilations = c->dilations;
+        d->u.lp1.P = c->p;
         break;
     default:
         break;
