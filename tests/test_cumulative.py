@@ -148,7 +148,8 @@ def test_out_strided_and_in_place(rng):
     out = np.zeros((5, 12), np.int16)[:, ::2]
     assert dmlc.cumsum(x, 1, out=out) is out
     np.testing.assert_array_equal(out, want)
-    for axis, exclusive, reverse in [(0, False, False), (1, True, True), (0, True, False), (1, False, True)]:
+    for axis, exclusive, reverse in [(0, False, False), (1, True, True), (0, True, False), (1, False, True),
+                                     (0, False, True)]:
         y = x.astype(np.float32)
         want = ref_cumulative(y, axis, True, exclusive, reverse)
         assert dmlc.cumprod(y, axis, exclusive=exclusive, reverse=reverse, out=y) is y  # in place

@@ -14,13 +14,17 @@
  * chosen by element size and compute in unsigned types (no signed overflow).
  *
  * The order of operations is fixed, so the scan is sequential along the axis; the
- * sequences are independent.  When another axis has a smaller stride than Axis, the
- * kernel scans a block of sequences side by side (one row of that axis per step), so the
- * innermost loop walks memory contiguously and vectorises; otherwise each sequence is
- * walked on its own.  Blocks and sequences are shared out across threads. */
+ * sequences are independent.  The kernel scans a block of sequences side by side, one
+ * element of each per step: when another axis has a smaller stride than Axis, a block is
+ * up to CU_BLOCK neighbours in memory, so the innermost loop is contiguous and vectorises
+ * (a scan along axis 0 of {1000, 4096} walks rows of 2048); when Axis has the smallest
+ * stride (a scan along the last axis), CU_INTERLEAVE contiguous sequences go in step, so
+ * their independent additions overlap.  Blocks are shared out across threads. */
 #include "../dmlc_internal.h"
 
-#define CU_BLOCK 256 /* sequences scanned side by side: the accumulators live on the stack */
+#define CU_BLOCK 2048    /* sequences scanned side by side: their accumulators live on the stack (16 KiB) */
+#define CU_INTERLEAVE 8  /* sequences walked in step when each is contiguous (hides the add's latency) */
+#define CU_MIN_BLOCK 64  /* the narrowest block a split for threads makes */
 
 typedef struct cu_state cu_state;
 
@@ -40,7 +44,8 @@ struct cu_state {
     UINT outer;                  /* the other axes, merged, outermost first */
     uint64_t outer_sizes[DMLC_MAX_DIMS];
     int64_t outer_in[DMLC_MAX_DIMS], outer_out[DMLC_MAX_DIMS];
-    uint64_t blocks;             /* per outer position: ceil(m / CU_BLOCK) */
+    uint64_t width;              /* sequences per block (at most CU_BLOCK) */
+    uint64_t blocks;             /* per outer position: ceil(m / width) */
     uint64_t tasks;              /* outer positions x blocks */
 };
 
@@ -53,7 +58,7 @@ struct cu_state {
 #define CU_LOAD_HALF(v) dmlc_half_to_float_inline(v)
 #define CU_STORE_HALF(v) dmlc_float_to_half_inline(v)
 
-#define CU_SCAN(NAME, T, A, LOAD, STORE, OP, ONE)                                                                \
+#define CU_SCAN(NAME, T, A, LOAD, STORE, OP, ONE, DIRECT)                                                             \
     static void cu_scan_##NAME(const cu_state* st, const char* in_bytes, char* out_bytes, uint64_t m)           \
     {                                                                                                            \
         const T* in = (const T*)(const void*)in_bytes + st->in_first;                                            \
@@ -93,6 +98,10 @@ struct cu_state {
                         y[(int64_t)j * oi] = STORE(acc[j]);                                                      \
                         acc[j] = (A)OP(acc[j], v);                                                               \
                     }                                                                                            \
+                } else if (ii == 1 && oi == 1 && DIRECT) {                                                       \
+                    /* the previous output row is the accumulator: one stream less */                           \
+                    const T* p = y - oa;                                                                         \
+                    for (uint64_t j = 0; j < m; ++j) y[j] = STORE((A)OP((A)p[j], LOAD(x[j])));                   \
                 } else if (ii == 1 && oi == 1) {                                                                 \
                     for (uint64_t j = 0; j < m; ++j) {                                                           \
                         acc[j] = (A)OP(acc[j], LOAD(x[j]));                                                      \
@@ -117,20 +126,20 @@ struct cu_state {
 #define CU_STORE_U64(v) ((uint64_t)(v))
 #define CU_STORE_SAME(v) (v)
 
-CU_SCAN(sum_f32, float, float, CU_LOAD_SAME, CU_STORE_SAME, CU_ADD, 0.0f)
-CU_SCAN(prod_f32, float, float, CU_LOAD_SAME, CU_STORE_SAME, CU_MUL, 1.0f)
-CU_SCAN(sum_f64, double, double, CU_LOAD_SAME, CU_STORE_SAME, CU_ADD, 0.0)
-CU_SCAN(prod_f64, double, double, CU_LOAD_SAME, CU_STORE_SAME, CU_MUL, 1.0)
-CU_SCAN(sum_f16, uint16_t, float, CU_LOAD_HALF, CU_STORE_HALF, CU_ADD, 0.0f)
-CU_SCAN(prod_f16, uint16_t, float, CU_LOAD_HALF, CU_STORE_HALF, CU_MUL, 1.0f)
-CU_SCAN(sum_b8, uint8_t, uint32_t, CU_LOAD_SAME, CU_STORE_U8, CU_ADD, 0u)
-CU_SCAN(prod_b8, uint8_t, uint32_t, CU_LOAD_SAME, CU_STORE_U8, CU_MUL, 1u)
-CU_SCAN(sum_b16, uint16_t, uint32_t, CU_LOAD_SAME, CU_STORE_U16, CU_ADD, 0u)
-CU_SCAN(prod_b16, uint16_t, uint32_t, CU_LOAD_SAME, CU_STORE_U16, CU_MUL, 1u)
-CU_SCAN(sum_b32, uint32_t, uint32_t, CU_LOAD_SAME, CU_STORE_U32, CU_ADD, 0u)
-CU_SCAN(prod_b32, uint32_t, uint32_t, CU_LOAD_SAME, CU_STORE_U32, CU_MUL, 1u)
-CU_SCAN(sum_b64, uint64_t, uint64_t, CU_LOAD_SAME, CU_STORE_U64, CU_ADD, 0u)
-CU_SCAN(prod_b64, uint64_t, uint64_t, CU_LOAD_SAME, CU_STORE_U64, CU_MUL, 1u)
+CU_SCAN(sum_f32, float, float, CU_LOAD_SAME, CU_STORE_SAME, CU_ADD, 0.0f, 1)
+CU_SCAN(prod_f32, float, float, CU_LOAD_SAME, CU_STORE_SAME, CU_MUL, 1.0f, 1)
+CU_SCAN(sum_f64, double, double, CU_LOAD_SAME, CU_STORE_SAME, CU_ADD, 0.0, 1)
+CU_SCAN(prod_f64, double, double, CU_LOAD_SAME, CU_STORE_SAME, CU_MUL, 1.0, 1)
+CU_SCAN(sum_f16, uint16_t, float, CU_LOAD_HALF, CU_STORE_HALF, CU_ADD, 0.0f, 0)
+CU_SCAN(prod_f16, uint16_t, float, CU_LOAD_HALF, CU_STORE_HALF, CU_MUL, 1.0f, 0)
+CU_SCAN(sum_b8, uint8_t, uint32_t, CU_LOAD_SAME, CU_STORE_U8, CU_ADD, 0u, 1)
+CU_SCAN(prod_b8, uint8_t, uint32_t, CU_LOAD_SAME, CU_STORE_U8, CU_MUL, 1u, 1)
+CU_SCAN(sum_b16, uint16_t, uint32_t, CU_LOAD_SAME, CU_STORE_U16, CU_ADD, 0u, 1)
+CU_SCAN(prod_b16, uint16_t, uint32_t, CU_LOAD_SAME, CU_STORE_U16, CU_MUL, 1u, 1)
+CU_SCAN(sum_b32, uint32_t, uint32_t, CU_LOAD_SAME, CU_STORE_U32, CU_ADD, 0u, 1)
+CU_SCAN(prod_b32, uint32_t, uint32_t, CU_LOAD_SAME, CU_STORE_U32, CU_MUL, 1u, 1)
+CU_SCAN(sum_b64, uint64_t, uint64_t, CU_LOAD_SAME, CU_STORE_U64, CU_ADD, 0u, 1)
+CU_SCAN(prod_b64, uint64_t, uint64_t, CU_LOAD_SAME, CU_STORE_U64, CU_MUL, 1u, 1)
 
 static cu_scan_fn scan_fn(DML_TENSOR_DATA_TYPE t, UINT elem_size, int product)
 {
@@ -161,8 +170,8 @@ static void cu_tasks(void* ctx, uint64_t begin, uint64_t end)
     const cu_state* st = job->st;
     for (uint64_t t = begin; t < end; ++t) {
         uint64_t o = t / st->blocks;
-        const uint64_t j0 = t % st->blocks * CU_BLOCK;
-        const uint64_t m = st->m - j0 < CU_BLOCK ? st->m - j0 : CU_BLOCK;
+        const uint64_t j0 = t % st->blocks * st->width;
+        const uint64_t m = st->m - j0 < st->width ? st->m - j0 : st->width;
         int64_t a = (int64_t)j0 * st->in_inner, b = (int64_t)j0 * st->out_inner;
         for (UINT d = st->outer; d-- > 0;) {
             const uint64_t c = o % st->outer_sizes[d];
@@ -232,7 +241,8 @@ static int plan(cu_state* st, DML_OPERATOR_TYPE type, const cu_args* a, const dm
     const UINT ax = a->axis;
     uint64_t sizes[DMLC_MAX_DIMS];
     int64_t is[DMLC_MAX_DIMS], os[DMLC_MAX_DIMS];
-    UINT k = 0, inner = DMLC_MAX_DIMS;
+    UINT k = 0, inner = DMLC_MAX_DIMS, threads;
+    uint64_t outer_count;
     int same_layout = 1;
     st->elem_size = in->elem_size;
     st->exclusive = a->exclusive != 0;
@@ -266,10 +276,13 @@ static int plan(cu_state* st, DML_OPERATOR_TYPE type, const cu_args* a, const dm
             os[k++] = (int64_t)out->strides[d];
         }
     }
-    /* The inner axis: the other axis with the smallest input stride, if it is smaller than
-     * Axis's (a scan along the last axis walks each sequence on its own instead). */
+    /* The inner axis: the other axis with the smallest input stride.  If that stride is
+     * smaller than Axis's, a block is a run of up to CU_BLOCK neighbours in memory, one row
+     * of them per step (vectorised).  Otherwise each sequence is contiguous (a scan along
+     * the last axis) and CU_INTERLEAVE of them are walked in step: their additions are
+     * independent, so the CPU overlaps them instead of waiting on one chain. */
     for (UINT d = 0; d < k; ++d)
-        if (is[d] < (int64_t)in->strides[ax] && (inner == DMLC_MAX_DIMS || is[d] < is[inner])) inner = d;
+        if (inner == DMLC_MAX_DIMS || is[d] < is[inner]) inner = d;
     st->m = 1;
     st->in_inner = st->out_inner = 0;
     st->outer = 0;
@@ -284,9 +297,19 @@ static int plan(cu_state* st, DML_OPERATOR_TYPE type, const cu_args* a, const dm
             st->outer_out[st->outer++] = os[d];
         }
     }
-    st->blocks = (st->m + CU_BLOCK - 1) / CU_BLOCK;
-    st->tasks = st->blocks;
-    for (UINT d = 0; d < st->outer; ++d) st->tasks *= st->outer_sizes[d];
+    outer_count = 1;
+    for (UINT d = 0; d < st->outer; ++d) outer_count *= st->outer_sizes[d];
+    st->width = inner != DMLC_MAX_DIMS && st->in_inner < (int64_t)in->strides[ax] ? CU_BLOCK : CU_INTERLEAVE;
+    /* Fewer outer positions than threads: narrower blocks, so that every thread has one. */
+    threads = dmlc_thread_count();
+    if (outer_count < threads && st->width > CU_MIN_BLOCK) {
+        const uint64_t parts = (threads + outer_count - 1) / outer_count;
+        uint64_t w = (st->m + parts - 1) / parts;
+        w = (w + CU_MIN_BLOCK - 1) / CU_MIN_BLOCK * CU_MIN_BLOCK;
+        if (w < st->width) st->width = w;
+    }
+    st->blocks = (st->m + st->width - 1) / st->width;
+    st->tasks = st->blocks * outer_count;
     return same_layout;
 }
 
