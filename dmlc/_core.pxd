@@ -225,6 +225,21 @@ cdef extern from "directml_py.h" nogil:
         UINT AxisCount
         const UINT* Axes
         DML_AXIS_DIRECTION AxisDirection
+    # CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT
+    const DML_OPERATOR_TYPE DML_OPERATOR_CUMULATIVE_SUMMATION
+    const DML_OPERATOR_TYPE DML_OPERATOR_CUMULATIVE_PRODUCT
+    ctypedef struct DML_CUMULATIVE_SUMMATION_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+        DML_AXIS_DIRECTION AxisDirection
+        BOOL HasExclusiveSum
+    ctypedef struct DML_CUMULATIVE_PRODUCT_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+        DML_AXIS_DIRECTION AxisDirection
+        BOOL HasExclusiveProduct
 
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer

@@ -617,6 +617,24 @@ typedef struct DML_ARGMAX_OPERATOR_DESC {
     const UINT* Axes;
     DML_AXIS_DIRECTION AxisDirection;
 } DML_ARGMAX_OPERATOR_DESC;
+
+/* CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT: running sums / products along Axis, from the
+ * first element (INCREASING) or the last (DECREASING); the exclusive forms start at 0 / 1. */
+typedef struct DML_CUMULATIVE_SUMMATION_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+    DML_AXIS_DIRECTION AxisDirection;
+    BOOL HasExclusiveSum;
+} DML_CUMULATIVE_SUMMATION_OPERATOR_DESC;
+
+typedef struct DML_CUMULATIVE_PRODUCT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+    DML_AXIS_DIRECTION AxisDirection;
+    BOOL HasExclusiveProduct;
+} DML_CUMULATIVE_PRODUCT_OPERATOR_DESC;
 /* CAST, fills, diagonals: indexing and conversion. */
 typedef struct DML_CAST_OPERATOR_DESC {
     const DML_TENSOR_DESC* InputTensor;
@@ -795,6 +813,8 @@ DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DES
 DMLC_STATIC_ASSERT(gather_fields, offsetof(DML_GATHER_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
 DMLC_STATIC_ASSERT(argmax_fields, offsetof(DML_ARGMAX_OPERATOR_DESC, Axes) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR && sizeof(DML_ARGMAX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(argmin_same_as_argmax, sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC));
+DMLC_STATIC_ASSERT(cumulative_summation_fields, offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, Axis) == 2 * DMLC_PTR && offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) == 2 * DMLC_PTR + 8 && sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 12, DMLC_PTR));
+DMLC_STATIC_ASSERT(cumulative_product_same_as_summation, offsetof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, HasExclusiveProduct) == offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) && sizeof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC) == sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC));
 DMLC_STATIC_ASSERT(fill_constant_fields, offsetof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) && sizeof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8);
 DMLC_STATIC_ASSERT(fill_sequence_fields, offsetof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, ValueDelta) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8 && sizeof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 16);
 DMLC_STATIC_ASSERT(cast_fields, offsetof(DML_CAST_OPERATOR_DESC, OutputTensor) == DMLC_PTR && sizeof(DML_CAST_OPERATOR_DESC) == 2 * DMLC_PTR);

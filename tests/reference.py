@@ -458,6 +458,39 @@ def ref_arg(x, axes, greatest, last=False):
     idx = n - 1 - np.argmax(eq[..., ::-1], axis=-1) if last else np.argmax(eq, axis=-1)
     shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)]
     return idx.reshape(shape)
+# ---- CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT --------------------------------------------
+__all__ += ["ref_cumulative"]
+
+
+def ref_cumulative(x, axis, product, exclusive=False, reverse=False):
+    """The scans of docs/operators/cumulative_summation.rst, one step at a time along the
+    axis (vectorised across the others): the accumulator starts as the first element in
+    the accumulation type (float16 in float32, every other dtype its own; NumPy's array
+    arithmetic wraps integers silently), each step one rounded + or *, each result
+    converted to x's dtype.  Exclusive: 0 or 1 first, then the accumulator before the
+    step."""
+    x = np.asarray(x)
+    acc_t = np.float32 if x.dtype == np.float16 else x.dtype
+    seq = np.moveaxis(x, axis, 0)
+    if reverse:
+        seq = seq[::-1]
+    out = np.empty(seq.shape, x.dtype)
+    if seq.shape[0] == 0:
+        return np.moveaxis(out, 0, axis)
+    acc = seq[0].astype(acc_t)
+    out[0] = np.full(acc.shape, 1 if product else 0, acc_t).astype(x.dtype) if exclusive else acc.astype(x.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for i in range(1, seq.shape[0]):
+            if exclusive:
+                out[i] = acc.astype(x.dtype)
+            acc = (acc * seq[i].astype(acc_t) if product else acc + seq[i].astype(acc_t)).astype(acc_t)
+            if not exclusive:
+                out[i] = acc.astype(x.dtype)
+    if reverse:
+        out = out[::-1]
+    return np.moveaxis(out, 0, axis)
+
+
 # ---- CAST -------------------------------------------------------------------------------
 # dmlc's rules (docs: dmlc.cast), computed element by element on exact Python numbers:
 # float -> int truncates, saturates and sends NaN to 0; int -> int keeps the low bits;

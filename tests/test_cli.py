@@ -97,7 +97,7 @@ def test_shipped_models_are_credited_and_unchanged():
     readme = open(os.path.join(folder, "README.md"), encoding="utf-8").read()
     assert "github.com/microsoft/DirectML" in readme and "MIT License" in readme
     for name in ("dml_split.json", "dml_join.json", "dml_slice.json", "dml_element_wise_identity.json",
-                 "dml_fill_value_sequence.json"):
+                 "dml_fill_value_sequence.json", "dml_cumulative_product.json"):
         assert f"`{name}`" in readme, name
     split = json.load(open(os.path.join(folder, "dml_split.json")))
     assert split["dispatchables"]["split"]["desc"]["OutputCount"] == 3

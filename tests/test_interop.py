@@ -111,6 +111,9 @@ CALLS = {
     "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
     "argmin": (lambda d: {"x": data((3, 4, 5), d)},
                lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),
+    "cumsum": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.cumsum(a["x"], 1, reverse=True, **kw)),
+    "cumprod": (lambda d: {"x": data((3, 4, 5), d)},
+                lambda a, **kw: dmlc.cumprod(a["x"], 0, exclusive=True, **kw)),
 }
 # (function, argument) for every array argument of every public function.
 ARGUMENTS = [(name, arg) for name, (inputs, _) in CALLS.items() for arg in inputs(np.float32)]

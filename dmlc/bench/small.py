@@ -5,7 +5,7 @@ per-call targets are stated for, each with and without ``out=``."""
 import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
-from dmlc.bench import (argminmax, average_pooling, cast, depth_space, element_wise_identity, fill, gather,
+from dmlc.bench import (argminmax, average_pooling, cast, cumulative, depth_space, element_wise_identity, fill, gather,
                         lp_pooling, max_pooling, max_unpooling, padding, resample, slicing, split_join, tiling)
 
 
@@ -34,6 +34,7 @@ def workloads(quick):
         gather._workload("gather", f32, (64, 16), (8,), 0, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
+        cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),
         cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),
         fill._sequence(f32, 2048, torch, ort),
         fill._constant(f32, (1, 8, 16, 16), torch),

@@ -43,7 +43,7 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "lp_pool", "identity", "slice",
-           "tile", "gather", "resample", "cast", "argmax", "argmin",
+           "tile", "gather", "resample", "cast", "argmax", "argmin", "cumsum", "cumprod",
            "from_npy", "to_npy"]
 
 
@@ -1411,3 +1411,133 @@ def argmin(x, axis=None, *, keepdims=False, select_last_index=False, indices_dty
     dask.array.Array of ``indices_dtype``
     """
     return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmin")
+
+
+# ---------------------------------------------------------------------------------------
+# cumsum, cumprod: the chunks along the axis run one after another, each continuing from
+# the previous chunk's final accumulator (dask's cumreduction adds per-chunk totals
+# afterwards, which rounds differently); the blocks of the other axes run in parallel.
+
+def _along(axis, nd, index):
+    """An index tuple taking `index` (an int or a slice) on `axis` and everything elsewhere."""
+    return tuple(index if a == axis else builtins.slice(None) for a in range(nd))
+
+
+def _scan_block(block, carry=None, *, fn, axis, exclusive, reverse, acc_dtype):
+    """One chunk of the scan, continued from `carry` (the accumulator so far, size 1 along
+    axis, in acc_dtype; None for the chunk the scan starts with).  Returns the chunk's
+    results in acc_dtype (float32 for float16: the core accumulates float16 in float32, and
+    float16 -> float32 is exact, so a float32 scan of the widened chunk takes the same
+    steps) followed along the axis by the new accumulator.
+
+    With a carry c, the core scans [c, x0, x1, ...]: its results c, c+x0, (c+x0)+x1, ...
+    are the whole array's accumulators in order.  The chunk the scan starts with is
+    scanned alone, so its first result is x0 itself (-0.0 kept)."""
+    nd = block.ndim
+    work = block.astype(acc_dtype, copy=False)
+    if reverse:  # scanned forwards, flipped back below
+        work = np.flip(work, axis)
+    if carry is None:
+        inc = fn(work, axis)
+        first = np.full(_carry_shape(work.shape, axis), 1 if fn is dmlc.cumprod else 0, acc_dtype)
+    else:
+        inc = fn(np.concatenate([carry, work], axis), axis)[_along(axis, nd, builtins.slice(1, None))]
+        first = carry
+    out = np.concatenate([first, inc[_along(axis, nd, builtins.slice(None, -1))]], axis) if exclusive else inc
+    if reverse:
+        out = np.flip(out, axis)
+    return np.concatenate([out, inc[_along(axis, nd, builtins.slice(-1, None))]], axis)
+
+
+def _carry_shape(shape, axis):
+    return tuple(1 if a == axis else n for a, n in enumerate(shape))
+
+
+def _scan(x, axis, exclusive, reverse, fname):
+    x = _as_dask(x)
+    known_chunks(x, fname)
+    fn = dmlc.cumsum if fname == "cumsum" else dmlc.cumprod
+    _check_arguments(fn, _stand_in(x), axis, exclusive=exclusive, reverse=reverse)
+    nd = x.ndim
+    axis = _normalize_axis(axis, nd)
+    _check_sizes(x.shape)
+    if x.size == 0:
+        return da.empty(x.shape, dtype=x.dtype, chunks=x.chunks)
+    acc = np.dtype(np.float32) if x.dtype == np.float16 else x.dtype
+    nblocks = len(x.chunks[axis])
+    pieces = [None] * nblocks
+    carry = None
+    token = tokenize(x, axis, exclusive, reverse, fname)
+    for k in (reversed(range(nblocks)) if reverse else range(nblocks)):
+        xk = x.blocks[_along(axis, nd, k)]
+        m = xk.shape[axis]
+        chunks = tuple((m + 1,) if a == axis else c for a, c in enumerate(xk.chunks))
+        args = (xk,) if carry is None else (xk, carry)
+        both = da.map_blocks(_scan_block, *args, fn=fn, axis=axis, exclusive=bool(exclusive), reverse=bool(reverse),
+                             acc_dtype=acc, dtype=acc, chunks=chunks, meta=np.empty((0,) * nd, acc),
+                             name=f"dmlc-{fname}-{k}-{token}")
+        out = both[_along(axis, nd, builtins.slice(0, m))]
+        carry = both[_along(axis, nd, builtins.slice(m, m + 1))]
+        # float16: each result rounded once from the float32 accumulator, as the core does
+        pieces[k] = out if acc == x.dtype else out.map_blocks(dmlc.cast, x.dtype, dtype=x.dtype)
+    return da.concatenate(pieces, axis)
+
+
+def cumsum(x, axis, *, exclusive=False, reverse=False):
+    """:func:`dmlc.cumsum` on a Dask array: running sums along `axis`, in x's dtype.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    axis, exclusive, reverse
+        As :func:`dmlc.cumsum`.
+
+    Returns
+    -------
+    dask.array.Array
+        x's shape, dtype and chunks.
+
+    Notes
+    -----
+    Bit for bit the in-memory result for every chunking: the chunks along `axis` are scanned
+    one after another (from the last with ``reverse``), each continuing from the previous
+    chunk's final accumulator (float32 for float16), so every sum is formed in the
+    in-memory order.  The blocks of the other axes run in parallel.  (``dask.array.cumsum``
+    adds per-chunk totals afterwards, which rounds differently.)  Argument errors are
+    raised here, with the in-memory messages.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da, dmlc.dask as dd
+    >>> x = da.from_array(np.array([2, 1, 3, 5, 3, 8], np.float32), chunks=2)
+    >>> dd.cumsum(x, 0).compute()
+    array([ 2.,  3.,  6., 11., 14., 22.], dtype=float32)
+    >>> dd.cumsum(x, 0, exclusive=True, reverse=True).compute()
+    array([20., 19., 16., 11.,  8.,  0.], dtype=float32)
+    """
+    return _scan(x, axis, exclusive, reverse, "cumsum")
+
+
+def cumprod(x, axis, *, exclusive=False, reverse=False):
+    """:func:`dmlc.cumprod` on a Dask array: running products along `axis`, in x's dtype.
+
+    As :func:`cumsum` with products.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+    axis, exclusive, reverse
+        As :func:`dmlc.cumprod`.
+
+    Returns
+    -------
+    dask.array.Array
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da, dmlc.dask as dd
+    >>> dd.cumprod(da.from_array(np.array([2, 4, 8, 3], np.int8), chunks=1), 0).compute()
+    array([  2,   8,  64, -64], dtype=int8)
+    """
+    return _scan(x, axis, exclusive, reverse, "cumprod")

@@ -157,6 +157,14 @@ CASES = {
         arrays={"x": _f32("[[1, 5, 5], [7, 0, 7]]")},
         python="dmlc.argmax(x, 1, keepdims=True, select_last_index=True)",
         fields={"AxisCount": 1, "Axes": [1], "AxisDirection": "DML_AXIS_DIRECTION_DECREASING"}),
+    "CUMULATIVE_SUMMATION": dict(
+        arrays={"x": _f32("[[2, 1, 3, 5], [3, 8, 7, 3]]")},
+        python="dmlc.cumsum(x, 1, exclusive=True, reverse=True)",
+        fields={"Axis": 1, "AxisDirection": "DML_AXIS_DIRECTION_DECREASING", "HasExclusiveSum": True}),
+    "CUMULATIVE_PRODUCT": dict(
+        arrays={"x": _f32("[[2, 1, 3, 5], [3, 8, 7, 3]]")},
+        python="dmlc.cumprod(x, 0)",
+        fields={"Axis": 0, "AxisDirection": "DML_AXIS_DIRECTION_INCREASING", "HasExclusiveProduct": False}),
     "CAST": dict(
         arrays={"x": _f32("[1.9, -1.9, 300, -300]")},
         python="dmlc.cast(x, np.int8)",

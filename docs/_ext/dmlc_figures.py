@@ -364,6 +364,31 @@ def argminmax():
     return fig
 
 
+def cumulative():
+    """CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT of a 3x4 array: along the rows, exclusive,
+    reversed, and down the columns."""
+    x = np.array([[2, 1, 3, 5], [3, 8, 7, 3], [9, 6, 2, 4]], np.float32)
+    rows, excl, rev, cols = (dmlc.cumsum(x, 1), dmlc.cumsum(x, 1, exclusive=True), dmlc.cumsum(x, 1, reverse=True),
+                             dmlc.cumprod(x, 0))
+    # The rule, element by element: sums of the elements before (and at) each position.
+    assert rows.tolist() == [[sum(r[:k + 1]) for k in range(4)] for r in x.tolist()]
+    assert excl.tolist() == [[sum(r[:k]) for k in range(4)] for r in x.tolist()]
+    assert rev.tolist() == [[sum(r[k:]) for k in range(4)] for r in x.tolist()]
+    assert cols.tolist() == [[float(np.prod(x[:k + 1, c])) for c in range(4)] for k in range(3)]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 5, figsize=(15, 2.6))
+    white = [["white"] * 4 for _ in range(3)]
+    shade = [[_PALETTE[k] for k in range(4)] for _ in range(3)]
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], shade, "x")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in rows], white, "cumsum(x, 1)")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in excl], white, "cumsum(x, 1, exclusive=True)")
+    _grid(axes[3], [[_fmt(v) for v in r] for r in rev], white, "cumsum(x, 1, reverse=True)")
+    _grid(axes[4], [[_fmt(v) for v in r] for r in cols], white, "cumprod(x, 0)")
+    fig.suptitle("running sums / products along one axis, one rounded step at a time, from the start "
+                 "(or the end: reverse); exclusive leaves each element out", fontsize=10)
+    return fig
+
+
 def cast():
     """CAST: float32 to int8 and uint8, truncation, saturation and NaN to 0."""
     x = np.array([1.9, -1.9, 300.0, -300.0, np.nan, np.inf, -0.0], np.float32)
@@ -413,6 +438,7 @@ FIGURES = {
     "gather.png": gather,
     "resample.png": resample,
     "argminmax.png": argminmax,
+    "cumulative.png": cumulative,
     "cast.png": cast,
     "fill.png": fill,
 }
@@ -423,7 +449,7 @@ FAMILY_FIGURE = {
     "lp_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
-    "argminmax": "argminmax.png", "cast": "cast.png", "fill": "fill.png",
+    "argminmax": "argminmax.png", "cumulative": "cumulative.png", "cast": "cast.png", "fill": "fill.png",
 }
 
 

@@ -34,8 +34,9 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (cast_edge_values, pool_windows, ref_arg, ref_avg_pool, ref_cast, ref_fill_sequence, ref_gather,  # noqa: E402
-                       ref_max_unpool, ref_resample, ref_scale_bias, ref_slice, ref_slice1, ref_tile)
+from reference import (cast_edge_values, pool_windows, ref_arg, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
+                       ref_fill_sequence, ref_gather, ref_max_unpool, ref_resample, ref_scale_bias, ref_slice,
+                       ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -505,6 +506,25 @@ def argminmax_cases(rng):
     return cases
 
 
+def cumulative_cases(rng):
+    """CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT over every type: each axis, both
+    directions, inclusive and exclusive somewhere, integers wrapping (sums of the full
+    range; products of small values, which wrap the narrow types), a transposed input."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        for op, product in (("CUMULATIVE_SUMMATION", False), ("CUMULATIVE_PRODUCT", True)):
+            x = rng.integers(-5 if np.dtype(dtype).kind != "u" else 0, 6, (3, 4, 5)).astype(dtype) if product \
+                else random_values(rng, (3, 4, 5), dtype)
+            axis, direction, exclusive = (k + product) % 3, k % 2, (k // 2 + product) % 2
+            strides = [1, 3, 12] if k % 3 == 1 else None  # x stored transposed
+            want = ref_cumulative(x, axis, product, bool(exclusive), bool(direction))
+            cases.append(Case(f"{op} {name} axis {axis} {('INCREASING', 'DECREASING')[direction]}"
+                              f"{' exclusive' if exclusive else ''}", op, [input_tensor(x, strides, rng)],
+                              [output_tensor(want)], axis=axis, direction=direction, exclusive=exclusive))
+    return cases
+
+
 def _union_bits(dtype, value):
     """value as dtype, its bits zero-extended to 64: what a DML_SCALAR_UNION holds."""
     v = np.array(value).astype(dtype) if np.dtype(dtype).kind == "f" else np.array(value % (1 << (8 * np.dtype(
@@ -773,6 +793,8 @@ def emit(cases):
                 fields.append(f".{key} = {{" + ", ".join(c_float(v) for v in p[key]) + "}")
         if "axes" in p:
             fields.append(f".axis_count = {len(p['axes'])}, .axes = {c_uints(p['axes'])}, .direction = {p['direction']}")
+        if "exclusive" in p:
+            fields.append(f".direction = {p['direction']}, .exclusive = {p['exclusive']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
         if "scale_bias" in p:
@@ -791,6 +813,7 @@ def build():
     cases = worked_examples() + numpy_cases(rng) + large_cases()
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     cases += lp_pooling_cases(np.random.default_rng(23))
+    cases += cumulative_cases(np.random.default_rng(22))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))

@@ -54,7 +54,8 @@ typedef struct vec_case {
     FLOAT scales[8], in_offsets[8], out_offsets[8];
     UINT scale_h, scale_w;   /* UPSAMPLE_2D */
     UINT axis_count, axes[8]; /* ARGMIN, ARGMAX */
-    UINT direction;
+    UINT direction;          /* ARGMIN, ARGMAX, CUMULATIVE_*: DML_AXIS_DIRECTION */
+    int exclusive;           /* CUMULATIVE_*: HasExclusiveSum / HasExclusiveProduct */
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
     FLOAT scale, bias;
 } vec_case;
@@ -124,6 +125,7 @@ typedef struct vec_descs {
         DML_LP_POOLING1_OPERATOR_DESC lp1;
         DML_GATHER_OPERATOR_DESC gather;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
+        DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
         DML_CAST_OPERATOR_DESC cast;
         DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
@@ -282,6 +284,14 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.arg.AxisCount = c->axis_count;
         d->u.arg.Axes = c->axes;
         d->u.arg.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
+        break;
+    case DML_OPERATOR_CUMULATIVE_SUMMATION:
+    case DML_OPERATOR_CUMULATIVE_PRODUCT: /* HasExclusiveProduct is HasExclusiveSum's place */
+        d->u.cumsum.InputTensor = in[0];
+        d->u.cumsum.OutputTensor = out[0];
+        d->u.cumsum.Axis = c->axis;
+        d->u.cumsum.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
+        d->u.cumsum.HasExclusiveSum = c->exclusive;
         break;
     case DML_OPERATOR_TILE:
         d->u.tile.InputTensor = in[0];
