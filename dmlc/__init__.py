@@ -47,7 +47,7 @@ from dmlc.split_join import join, split  # noqa: E402
 from dmlc.element_wise_identity import identity  # noqa: E402
 from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
-from dmlc.gather import gather  # noqa: E402
+from dmlc.gather import gather, gather_elements, scatter_elements  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
 from dmlc.cast import cast  # noqa: E402
@@ -91,7 +91,7 @@ __all__ = [
     "max_pool",
     "identity", "slice", "tile",
     "max_unpool", "avg_pool",
-    "gather",
+    "gather", "gather_elements", "scatter_elements",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
     "argmax", "argmin",
     "cast", "fill_constant", "fill_sequence",

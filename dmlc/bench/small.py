@@ -31,6 +31,8 @@ def workloads(quick):
         max_unpooling._workload(f32, (1, 8, 16, 16), torch, ort),
         average_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, torch, ort),
         gather._workload("gather", f32, (64, 16), (8,), 0, torch, ort),
+        gather._elements_workload("gather_elements", f32, (64, 16), (8, 16), 0, torch, ort),
+        gather._elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),
