@@ -159,8 +159,9 @@ cdef object elements_impl(x, indices, updates, axis, out, str fname, bint scatte
             raise ValueError(f"{fname}: indices.shape[{d}] is {ishape[d]}, expected {xshape[d]} "
                              f"(x.shape[{d}]; only axis {ax} may differ)")
     if scatter:
-        # A list or scalar takes x's dtype; an array must have it already.
-        u = as_input(updates if cnp.PyArray_Check(updates) else np.asarray(updates, a.dtype), "updates")
+        # A Python list or scalar takes x's dtype; an array (NumPy, DLPack, ...) must have it.
+        u = as_input(np.asarray(updates, a.dtype) if isinstance(updates, (list, tuple, int, float)) else updates,
+                     "updates")
         if u.dtype != a.dtype:
             raise TypeError(f"{fname}: updates has dtype {u.dtype}, expected {a.dtype} (x's dtype)")
         if (<object>u).shape != ishape:
@@ -282,7 +283,7 @@ def scatter_elements(x: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis:
         (in row-major order) wins.
     updates : array_like
         The values written, indices' shape: an array of x's dtype (another dtype is a
-        ``TypeError``), or a list or scalar, converted to x's dtype.
+        ``TypeError``), or a Python list or scalar, converted to x's dtype.
     axis : int
         The axis of x to index; negative counts from the end.
     out : ndarray, optional

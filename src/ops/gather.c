@@ -458,7 +458,8 @@ static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, cons
  *
  * The dimensions other than Axis are merged into `rest`, whose positions are the units
  * shared out across threads; a range of units runs row by row along rest's innermost
- * dimension, with Axis's loop around each row.  Updates that land on one element share
+ * dimension, with Axis's loop around each row (or inside it, for each position of the row,
+ * when Axis is the walked tensor's dimension of smaller stride).  Updates that land on one element share
  * every coordinate but Axis's, so they belong to one unit and are applied in increasing
  * Axis order, their row-major order, whatever the split across threads. */
 typedef struct ge_state ge_state;
@@ -471,6 +472,7 @@ struct ge_state {
     uint64_t m;              /* Indices.Sizes[Axis] */
     int64_t w_axis, x_axis, t_axis; /* the strides on Axis, in elements */
     ga_dims rest;            /* the other dimensions: a = W strides, b = Indices strides, c = T strides */
+    int axis_inner;          /* Axis has W's smaller stride: walk it innermost (contiguous runs) */
     dmlc_copy_plan copy;     /* SCATTER_ELEMENTS: Input -> Output */
     ge_fn fn;
 };
@@ -486,13 +488,18 @@ static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* 
     const int64_t wa = st->w_axis * es, xa = st->x_axis * xs, ta = st->t_axis * es;
     for (uint64_t u = begin; u < end;) {
         const uint64_t row = u / L, k0 = u % L, k1 = end - u < L - k0 ? k0 + (end - u) : L;
+        /* Two loops, k over the row [k0, k1) and j over Axis, in the order plan chose:
+         * (count, W step, Indices step, T step) of the outer and the inner one. */
+        const uint64_t no = st->axis_inner ? k1 - k0 : m, ni = st->axis_inner ? m : k1 - k0;
+        const int64_t wo = st->axis_inner ? wl : wa, xo = st->axis_inner ? xl : xa, to = st->axis_inner ? tl : 0;
+        const int64_t wi = st->axis_inner ? wa : wl, xi = st->axis_inner ? xa : xl, ti = st->axis_inner ? 0 : tl;
         int64_t ow, ox, ot;
         dims_at3(g, row * L, &ow, &ox, &ot);
-        for (uint64_t j = 0; j < m; ++j) {
-            char* wp = w + ow * es + (int64_t)j * wa + (int64_t)k0 * wl;
-            const char* xp = idx + ox * xs + (int64_t)j * xa + (int64_t)k0 * xl;
-            char* tp = t + ot * es + (int64_t)k0 * tl;
-            for (uint64_t k = k0; k < k1; ++k, wp += wl, xp += xl, tp += tl) {
+        for (uint64_t o = 0; o < no; ++o) {
+            char* wp = w + ow * es + (int64_t)k0 * wl + (int64_t)o * wo;
+            const char* xp = idx + ox * xs + (int64_t)k0 * xl + (int64_t)o * xo;
+            char* tp = t + ot * es + (int64_t)k0 * tl + (int64_t)o * to;
+            for (uint64_t q = 0; q < ni; ++q, wp += wi, xp += xi, tp += ti) {
                 const uint64_t i = index_value(xp, KIND, n, !SCATTER);
                 if (!SCATTER) memcpy(wp, tp + (int64_t)i * ta, ES);
                 else if (i < n) memcpy(tp + (int64_t)i * ta, wp, ES);
@@ -645,6 +652,10 @@ static void plan_elements(ge_state* st, const elements_args* a, const dmlc_tenso
         ++r;
     }
     dims_init(&st->rest, r, sizes, sw, sx, sst);
+    /* Either loop order keeps a scatter's updates to one element in increasing Axis order;
+     * the inner loop takes the dimension W steps through with the smaller stride. */
+    st->axis_inner = st->rest.nd == 0 ||
+                     (st->m > 1 && st->w_axis < st->rest.a[st->rest.nd - 1]); /* strides are never negative */
     if (scatter) {
         for (UINT d = 0; d < D; ++d) {
             sizes[d] = in->sizes[d];
