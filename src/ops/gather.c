@@ -477,6 +477,15 @@ struct ge_state {
     ge_fn fn;
 };
 
+/* One element: W[p] = T[i] (gather, i clamped) or T[i] = W[p] (scatter, i in range). */
+static GA_INLINE void ge_one(char* wp, const char* xp, char* tp, int64_t ta, uint64_t n, const UINT ES, const int KIND,
+                             const int SCATTER)
+{
+    const uint64_t i = index_value(xp, KIND, n, !SCATTER);
+    if (!SCATTER) memcpy(wp, tp + (int64_t)i * ta, ES);
+    else if (i < n) memcpy(tp + (int64_t)i * ta, wp, ES);
+}
+
 static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end,
                               const UINT ES, const int KIND, const int SCATTER)
 {
@@ -486,6 +495,7 @@ static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* 
     const int64_t wl = g->nd ? g->a[g->nd - 1] * es : 0, xl = g->nd ? g->b[g->nd - 1] * xs : 0;
     const int64_t tl = g->nd ? g->c[g->nd - 1] * es : 0;
     const int64_t wa = st->w_axis * es, xa = st->x_axis * xs, ta = st->t_axis * es;
+    const int64_t XS = KIND == IX_INT64 || KIND == IX_UINT64 ? 8 : 4;
     for (uint64_t u = begin; u < end;) {
         const uint64_t row = u / L, k0 = u % L, k1 = end - u < L - k0 ? k0 + (end - u) : L;
         /* Two loops, k over the row [k0, k1) and j over Axis, in the order plan chose:
@@ -499,10 +509,14 @@ static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* 
             char* wp = w + ow * es + (int64_t)k0 * wl + (int64_t)o * wo;
             const char* xp = idx + ox * xs + (int64_t)k0 * xl + (int64_t)o * xo;
             char* tp = t + ot * es + (int64_t)k0 * tl + (int64_t)o * to;
-            for (uint64_t q = 0; q < ni; ++q, wp += wi, xp += xi, tp += ti) {
-                const uint64_t i = index_value(xp, KIND, n, !SCATTER);
-                if (!SCATTER) memcpy(wp, tp + (int64_t)i * ta, ES);
-                else if (i < n) memcpy(tp + (int64_t)i * ta, wp, ES);
+            if (wi == (int64_t)ES && xi == XS && ti == 0) {
+                /* Packed W and Indices along the inner loop (a gather or scatter along the
+                 * last axis): constant steps the compiler can unroll. */
+                for (uint64_t q = 0; q < ni; ++q)
+                    ge_one(wp + (int64_t)q * ES, xp + (int64_t)q * XS, tp, ta, n, ES, KIND, SCATTER);
+            } else {
+                for (uint64_t q = 0; q < ni; ++q, wp += wi, xp += xi, tp += ti)
+                    ge_one(wp, xp, tp, ta, n, ES, KIND, SCATTER);
             }
         }
         u += k1 - k0;
