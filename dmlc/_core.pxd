@@ -31,6 +31,8 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_AVERAGE_POOLING1
         DML_OPERATOR_LP_POOLING1
         DML_OPERATOR_GATHER
+        DML_OPERATOR_GATHER_ELEMENTS
+        DML_OPERATOR_SCATTER_ELEMENTS
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -194,6 +196,19 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* OutputTensor
         UINT Axis
         UINT IndexDimensions
+
+    ctypedef struct DML_GATHER_ELEMENTS_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+
+    ctypedef struct DML_SCATTER_ELEMENTS_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* UpdatesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
     # RESAMPLE2, UPSAMPLE_2D
     const DML_OPERATOR_TYPE DML_OPERATOR_RESAMPLE2
     const DML_OPERATOR_TYPE DML_OPERATOR_UPSAMPLE_2D

@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, annotation_typing=False
-"""GATHER for arrays: x and an index array, fitted to the desc's common dimension count,
-checked and run by the core.
+"""GATHER, GATHER_ELEMENTS and SCATTER_ELEMENTS for arrays: x and an index array (and
+updates), fitted to the desc's common dimension count, checked and run by the core.
 
-dmlc.gather is defined here, not in a Python wrapper (dmlc.gather re-exports it), so a small
+dmlc.gather, dmlc.gather_elements and dmlc.scatter_elements are defined here, not in a Python wrapper (dmlc.gather re-exports them), so a small
 call runs no Python frame; annotation_typing=False keeps its annotations documentation only.
 """
 from typing import Optional
@@ -12,8 +12,10 @@ from numpy.typing import ArrayLike
 
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_GATHER_OPERATOR_DESC, DML_OPERATOR_GATHER,
+                         DML_GATHER_ELEMENTS_OPERATOR_DESC, DML_OPERATOR_GATHER_ELEMENTS,
+                         DML_SCATTER_ELEMENTS_OPERATOR_DESC, DML_OPERATOR_SCATTER_ELEMENTS,
                          DMLC_BUFFER_BINDING, as_input, as_ndarray, as_output, bind, dml_type_of, execute,
-                         finish_output, may_overlap, normalize_axis)
+                         finish_output, may_overlap, normalize_axis, same_elements)
 from dmlc._args import index_of
 
 cnp.import_array()
@@ -130,3 +132,187 @@ def gather(x: ArrayLike, indices: ArrayLike, axis: int, *, out: Optional[np.ndar
             [ 9., 10., 11.]]], dtype=float32)
     """
     return gather_impl(x, indices, axis, out, "gather")
+
+
+cdef object elements_impl(x, indices, updates, axis, out, str fname, bint scatter):
+    """GATHER_ELEMENTS (scatter False) and SCATTER_ELEMENTS: x, indices and updates have one
+    dimension count, so they are the desc's tensors as they are."""
+    cdef cnp.ndarray a = as_input(x, "x")
+    cdef int dml_type = dml_type_of(a, "x")
+    cdef cnp.ndarray ix = index_input(indices, fname, "indices")
+    cdef cnp.ndarray u = None, result
+    cdef int r = cnp.PyArray_NDIM(a), d
+    cdef Py_ssize_t ax
+    cdef Tensor tin, tidx, tupd, tout
+    cdef DML_GATHER_ELEMENTS_OPERATOR_DESC g
+    cdef DML_SCATTER_ELEMENTS_OPERATOR_DESC sc
+    cdef DML_OPERATOR_DESC op
+    cdef DMLC_BUFFER_BINDING ins[3]
+    if r < 1 or r > 8:
+        raise ValueError(f"{fname}: x has {r} dimensions, expected 1 to 8")
+    ax = normalize_axis(axis if type(axis) is int else index_of(axis, fname, "axis"), r, fname)
+    xshape, ishape = (<object>a).shape, (<object>ix).shape
+    if len(ishape) != r:
+        raise ValueError(f"{fname}: indices has {len(ishape)} dimensions, expected {r} (x.ndim)")
+    for d in range(r):
+        if d != ax and ishape[d] != xshape[d]:
+            raise ValueError(f"{fname}: indices.shape[{d}] is {ishape[d]}, expected {xshape[d]} "
+                             f"(x.shape[{d}]; only axis {ax} may differ)")
+    if scatter:
+        # A Python list or scalar takes x's dtype; an array (NumPy, DLPack, ...) must have it.
+        u = as_input(np.asarray(updates, a.dtype) if isinstance(updates, (list, tuple, int, float)) else updates,
+                     "updates")
+        if u.dtype != a.dtype:
+            raise TypeError(f"{fname}: updates has dtype {u.dtype}, expected {a.dtype} (x's dtype)")
+        if (<object>u).shape != ishape:
+            raise ValueError(f"{fname}: updates has shape {(<object>u).shape}, expected {ishape} (indices.shape)")
+    result = as_output(out, xshape if scatter else ishape, a.dtype, "out")
+    if cnp.PyArray_SIZE(result) == 0:
+        return finish_output(result, out)
+    if scatter and cnp.PyArray_SIZE(ix) == 0:  # nothing to write: x as it is
+        if not same_elements(a, result):
+            np.copyto(result, a)
+        return finish_output(result, out)
+    if not scatter and cnp.PyArray_SIZE(a) == 0:
+        raise ValueError(f"{fname}: x.shape[{ax}] is 0: there is nothing to gather from")
+    if out is not None:
+        if scatter:
+            # out=x itself updates x in place (the core skips the copy); any other sharing
+            # of memory would make the result depend on the order of reads and writes.
+            if may_overlap(a, result) and not same_elements(a, result):
+                raise ValueError(f"{fname}: out shares memory with x without being x itself")
+            if may_overlap(ix, result) or may_overlap(u, result):
+                raise ValueError(f"{fname}: out shares memory with {'indices' if may_overlap(ix, result) else 'updates'}")
+        else:
+            # An input that shares memory with out= is read from a copy, as NumPy's ufuncs do.
+            if may_overlap(a, result):
+                a = a.copy()
+            if may_overlap(ix, result):
+                ix = ix.copy()
+    bind(&tin, a, dml_type)
+    bind(&tidx, ix, dml_type_of(ix, "indices"))
+    bind(&tout, result, dml_type)
+    ins[0] = tin.binding
+    ins[1] = tidx.binding
+    if scatter:
+        bind(&tupd, u, dml_type)
+        ins[2] = tupd.binding
+        sc.InputTensor = &tin.desc
+        sc.IndicesTensor = &tidx.desc
+        sc.UpdatesTensor = &tupd.desc
+        sc.OutputTensor = &tout.desc
+        sc.Axis = <unsigned>ax
+        op.Type = DML_OPERATOR_SCATTER_ELEMENTS
+        op.Desc = &sc
+        execute(&op, 3, ins, 1, &tout.binding)
+    else:
+        g.InputTensor = &tin.desc
+        g.IndicesTensor = &tidx.desc
+        g.OutputTensor = &tout.desc
+        g.Axis = <unsigned>ax
+        op.Type = DML_OPERATOR_GATHER_ELEMENTS
+        op.Desc = &g
+        execute(&op, 2, ins, 1, &tout.binding)
+    return finish_output(result, out)
+
+
+def gather_elements(x: ArrayLike, indices: ArrayLike, axis: int, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Pick one element of x along an axis for every index (DirectML GATHER_ELEMENTS).
+
+    ``out[p] = x[p with p[axis] = indices[p]]`` for every position ``p`` of indices.
+
+    Parameters
+    ----------
+    x : array_like
+        The data: 1 to 8 dimensions, any of the eleven supported dtypes.
+    indices : array_like of int
+        x's number of dimensions and x's sizes on every axis but ``axis`` (any size there):
+        any integer dtype (int32, int64, uint32 and uint64 go to the core as they are,
+        narrower ones are widened).  A negative index counts from the end; an index still
+        outside ``[0, n)`` (``n = x.shape[axis]``) is clamped into it, so
+        ``gather_elements`` never raises on index values.
+    axis : int
+        The axis of x to index; negative counts from the end.
+    out : ndarray, optional
+        Where to write the result: x's dtype and indices' shape; it may be a strided view.
+
+    Returns
+    -------
+    ndarray
+        Shape ``indices.shape``, x's dtype.
+
+    Notes
+    -----
+    ``gather_elements(x, i, axis)`` is ``np.take_along_axis(x, np.clip(i, -n, n - 1), axis)``
+    and, for in-range indices, ``torch.gather(x, axis, i)`` and ONNX GatherElements
+    (NumPy, PyTorch and ONNX Runtime raise on out-of-range indices; dmlc clamps them, as
+    WebNN's gatherElements does).  It is the inverse of :func:`dmlc.scatter_elements`.
+
+    Examples
+    --------
+    >>> import numpy as np, dmlc
+    >>> x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.float32)
+    >>> dmlc.gather_elements(x, [[1, 2, 0], [2, 0, 0]], 0)
+    array([[4., 8., 3.],
+           [7., 2., 3.]], dtype=float32)
+    >>> dmlc.gather_elements(x, [[-1], [0], [7]], 1)     # -1 is the last; 7 is clamped to 2
+    array([[3.],
+           [4.],
+           [9.]], dtype=float32)
+    """
+    return elements_impl(x, indices, None, axis, out, "gather_elements", False)
+
+
+def scatter_elements(x: ArrayLike, indices: ArrayLike, updates: ArrayLike, axis: int, *,
+                     out: Optional[np.ndarray] = None) -> np.ndarray:
+    """A copy of x with elements along an axis replaced by updates (DirectML SCATTER_ELEMENTS).
+
+    ``out = x``, then ``out[p with p[axis] = indices[p]] = updates[p]`` for every position
+    ``p`` of indices, in row-major order.
+
+    Parameters
+    ----------
+    x : array_like
+        The data: 1 to 8 dimensions, any of the eleven supported dtypes.
+    indices : array_like of int
+        x's number of dimensions and x's sizes on every axis but ``axis`` (any size there):
+        any integer dtype (int32, int64, uint32 and uint64 go to the core as they are,
+        narrower ones are widened).  A negative index counts from the end; an index still
+        outside ``[0, n)`` (``n = x.shape[axis]``) writes nothing, so ``scatter_elements``
+        never raises on index values.  Where two indices name one element, the later one
+        (in row-major order) wins.
+    updates : array_like
+        The values written, indices' shape: an array of x's dtype (another dtype is a
+        ``TypeError``), or a Python list or scalar, converted to x's dtype.
+    axis : int
+        The axis of x to index; negative counts from the end.
+    out : ndarray, optional
+        Where to write the result: x's dtype and shape; it may be a strided view.  ``out=x``
+        (that very array) updates x in place, as ``torch.Tensor.scatter_`` does; any other
+        sharing of memory between out and an input is a ``ValueError``.
+
+    Returns
+    -------
+    ndarray
+        Shape ``x.shape``, x's dtype; x itself is left unchanged unless it is ``out``.
+
+    Notes
+    -----
+    For in-range indices without duplicates this is ``torch.Tensor.scatter(x, axis, i,
+    updates)``, ONNX ScatterElements and ``np.put_along_axis`` on a copy of x.  Duplicates:
+    dmlc applies updates in row-major order, so the later one wins, as DirectML's example
+    shows and ``np.put_along_axis`` and ONNX Runtime's CPU do; PyTorch leaves the winner
+    unspecified.  Out-of-range indices write nothing (NumPy, PyTorch and ONNX Runtime raise).
+    It is the inverse of :func:`dmlc.gather_elements`.
+
+    Examples
+    --------
+    >>> import numpy as np, dmlc
+    >>> dmlc.scatter_elements(np.arange(5, dtype=np.float32), [3, 1, 3, 0], [5, 6, 7, 8], 0)
+    array([8., 6., 2., 7., 4.], dtype=float32)
+    >>> x = np.zeros((2, 3), np.int32)
+    >>> dmlc.scatter_elements(x, [[2], [-1]], np.array([[1], [2]], np.int32), 1, out=x)  # in place
+    array([[0, 0, 1],
+           [0, 0, 2]], dtype=int32)
+    """
+    return elements_impl(x, indices, updates, axis, out, "scatter_elements", True)

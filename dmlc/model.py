@@ -37,6 +37,7 @@ import numpy as np
 
 from dmlc._core import DTYPES as _CORE_DTYPES
 from dmlc._core import HRESULTS
+from dmlc._core import OPERATORS as _CORE_OPERATORS
 from dmlc.ffi import ffi, last_error, lib
 
 # DML_TENSOR_DATA_TYPE name (without prefix) -> NumPy dtype (little-endian, as DirectML's buffers).
@@ -675,8 +676,9 @@ def operator_struct(op_name):
 
 
 def implemented_operators():
-    names, _ = _enum_table("DML_OPERATOR_TYPE")
-    return [n for n in sorted(names, key=names.get) if operator_struct(n)]
+    """src/ops.def's operators by DML_OPERATOR_TYPE value, each once (an alias such as
+    DML_OPERATOR_SCATTER, SCATTER_ELEMENTS' value, is accepted but not listed)."""
+    return ["DML_OPERATOR_" + name for name, _, _ in sorted(_CORE_OPERATORS, key=lambda op: op[1])]
 
 
 class BindPoint:

@@ -400,6 +400,33 @@ def ref_gather(x, indices, axis):
         i = np.minimum(i.astype(np.uint64), n - 1).astype(np.int64)
     i = i.astype(np.int64)
     return np.take(x, np.clip(np.where(i < 0, i + n, i), 0, n - 1), axis)
+
+
+def _adjusted(indices, n):
+    """Index values as int64 with a negative one + n; unsigned ones are never negative
+    (uint64 values of 2^63 and more become n, out of range like them)."""
+    i = np.asarray(indices)
+    if i.dtype.kind == "u":
+        return np.minimum(i.astype(np.uint64), n).astype(np.int64)
+    i = i.astype(np.int64)
+    return np.where(i < 0, i + n, i)
+
+
+def ref_gather_elements(x, indices, axis):
+    """GATHER_ELEMENTS: np.take_along_axis with each index adjusted and clamped into [0, n - 1]."""
+    n = x.shape[axis]
+    return np.take_along_axis(x, np.clip(_adjusted(indices, n), 0, n - 1), axis)
+
+
+def ref_scatter_elements(x, indices, updates, axis):
+    """SCATTER_ELEMENTS, one update at a time in row-major order of the updates (a later
+    duplicate wins); an index outside [0, n) once adjusted writes nothing."""
+    out = np.array(x, copy=True)
+    i = _adjusted(indices, x.shape[axis])
+    for p in np.ndindex(*i.shape):
+        if 0 <= i[p] < x.shape[axis]:
+            out[p[:axis] + (i[p],) + p[axis + 1:]] = updates[p]
+    return out
 def resample_taps(n, m, scale, in_off, out_off, mode, rounding=None):
     """Per output index of an axis (input size n, output size m): (i0, i1, w) of the
     resampling rule, x = ((o - out_off) / scale) - in_off in double.  mode "nearest" with

@@ -346,6 +346,18 @@ def test_gather_model_reads_signed_indices(tmp_path, capsys, monkeypatch):
     assert lines == ["Resource 'Out': 5, 6, 1, 2, 5, 6, 5, 6"]
 
 
+def test_gather_elements_and_scatter_models(tmp_path, capsys, monkeypatch):
+    """GATHER_ELEMENTS with INT64 indices (negative, past the end: clamped), SCATTER_ELEMENTS
+    with UINT32 indices (DirectML's page example 2 over 1..9) and SCATTER, the alias, with a
+    duplicate (the later wins) and an index below -n (writes nothing)."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "gather_elements.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["gather", "scatter", "scatter_alias"]
+    assert lines == ["Resource 'Picked': 4, 8, 3, 7, 2, 9", "Resource 'Scattered': 20, 11, 3, 10, 5, 22, 7, 21, 12",
+                     "Resource 'Line2': 8, 6, 2, 7, 4"]
+
+
 def test_average_pooling_include_padding_is_a_json_bool(tmp_path, capsys, monkeypatch):
     status, lines, dispatched, err = run_model(os.path.join(MODELS, "average_pooling.json"), capsys, monkeypatch,
                                                tmp_path)

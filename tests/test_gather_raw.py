@@ -10,8 +10,10 @@ import pytest
 
 import rawctypes
 from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
-from rawctypes import DML_GATHER_OPERATOR_DESC, DMLC_BUFFER_BINDING
+from rawctypes import (DML_GATHER_ELEMENTS_OPERATOR_DESC, DML_GATHER_OPERATOR_DESC, DML_SCATTER_ELEMENTS_OPERATOR_DESC,
+                       DMLC_BUFFER_BINDING)
 from rawdesc import Raw, assert_create_fails, create, execute, infer
+from reference import ref_gather_elements, ref_scatter_elements
 from support import ALL_DTYPES, assert_same_bits, random_array
 
 GATHER = lib.DML_OPERATOR_GATHER
@@ -333,3 +335,292 @@ def test_malformed_desc_leaves_the_output_untouched(rng):
     hr, msg = execute(gather_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(y), 0, 1), [x, idx], [y])
     assert hr == E_INVALIDARG and msg == G + "OutputTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"
     assert np.all(y == 3)
+
+
+# ==== GATHER_ELEMENTS and SCATTER_ELEMENTS ===========================================================
+
+GATHER_ELEMENTS = lib.DML_OPERATOR_GATHER_ELEMENTS
+SCATTER_ELEMENTS = lib.DML_OPERATOR_SCATTER_ELEMENTS
+GE = "DML_OPERATOR_GATHER_ELEMENTS: "
+SE = "DML_OPERATOR_SCATTER_ELEMENTS: "
+
+
+def gather_elements_desc(raw, x_desc, i_desc, y_desc, axis):
+    return raw.op(GATHER_ELEMENTS, "DML_GATHER_ELEMENTS_OPERATOR_DESC",
+                  {"InputTensor": x_desc, "IndicesTensor": i_desc, "OutputTensor": y_desc, "Axis": axis})
+
+
+def scatter_desc(raw, x_desc, i_desc, u_desc, y_desc, axis, op_type=SCATTER_ELEMENTS,
+                 struct="DML_SCATTER_ELEMENTS_OPERATOR_DESC"):
+    return raw.op(op_type, struct, {"InputTensor": x_desc, "IndicesTensor": i_desc, "UpdatesTensor": u_desc,
+                                    "OutputTensor": y_desc, "Axis": axis})
+
+
+def test_scatter_alias_and_struct_names():
+    """DML_OPERATOR_SCATTER is SCATTER_ELEMENTS' value (94); DML_SCATTER_OPERATOR_DESC is
+    DirectML's name of the struct, DML_SCATTER_ELEMENTS_OPERATOR_DESC its alias."""
+    assert lib.DML_OPERATOR_SCATTER == lib.DML_OPERATOR_SCATTER_ELEMENTS == 94
+    assert lib.DML_OPERATOR_GATHER_ELEMENTS == 107
+    assert ffi.sizeof("DML_SCATTER_OPERATOR_DESC") == ffi.sizeof("DML_SCATTER_ELEMENTS_OPERATOR_DESC")
+    assert ffi.offsetof("DML_SCATTER_ELEMENTS_OPERATOR_DESC", "Axis") == 4 * ffi.sizeof("void*")
+    assert ffi.offsetof("DML_GATHER_ELEMENTS_OPERATOR_DESC", "Axis") == 3 * ffi.sizeof("void*")
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_elements_every_type_through_cffi(rng, dtype):
+    """Each data type with one of the index types (sampled), indices out of range both ways;
+    the scatter through the DML_OPERATOR_SCATTER name and DirectML's struct name."""
+    idx_dtype = INDEX_TYPES[ALL_DTYPES.index(dtype) % 4]
+    x = random_array(rng, (3, 5, 4), dtype)
+    lo = -7 if np.dtype(idx_dtype).kind == "i" else 0
+    idx = rng.integers(lo, 8, (3, 6, 4)).astype(idx_dtype)
+    y = np.full((3, 6, 4), 7, dtype)
+    raw = Raw()
+    desc = gather_elements_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(y), 1)
+    hr, msg = execute(desc, [x, idx], [y], [x.nbytes + 4, idx.nbytes + 4], [y.nbytes + 4])
+    assert hr == 0 and msg == "", msg
+    assert_same_bits(y, ref_gather_elements(x, idx, 1))
+    u = random_array(rng, idx.shape, dtype)
+    z = np.full(x.shape, 7, dtype)
+    desc = scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(z), 1,
+                        lib.DML_OPERATOR_SCATTER, "DML_SCATTER_OPERATOR_DESC")
+    hr, msg = execute(desc, [x, idx, u], [z])
+    assert hr == 0 and msg == "", msg
+    assert_same_bits(z, ref_scatter_elements(x, idx, u, 1))
+
+
+@pytest.mark.parametrize("idx_dtype", INDEX_TYPES)
+def test_elements_index_values(idx_dtype):
+    """Signed: -1 is the last, below -n is 0 (gather) or skipped (scatter); unsigned all ones
+    is past the end: clamped to the last (gather), skipped (scatter)."""
+    x = np.array([10, 11, 12, 13], np.float32)
+    info = np.iinfo(idx_dtype)
+    vals = [3, 1, 4, info.max] + ([-1, -4, -5, info.min] if info.min < 0 else [])
+    idx = np.array(vals, idx_dtype)
+    raw = Raw()
+    y = np.zeros(len(vals), np.float32)
+    hr, msg = execute(gather_elements_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(y), 0),
+                      [x, idx], [y])
+    assert hr == 0, msg
+    np.testing.assert_array_equal(y, [13, 11, 13, 13] + ([13, 10, 10, 10] if info.min < 0 else []))
+    u = np.arange(20, 20 + len(vals), dtype=np.float32)
+    z = np.zeros(4, np.float32)
+    hr, msg = execute(scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(z),
+                                   0), [x, idx, u], [z])
+    assert hr == 0, msg
+    np.testing.assert_array_equal(z, [10, 21, 12, 20] if info.min >= 0 else [25, 21, 12, 24])
+
+
+def test_elements_strides_and_broadcasts(rng):
+    """Strided input, broadcast indices (stride 0), transposed output and updates."""
+    base = random_array(rng, (6, 8), np.int16)
+    x = base[::2, ::2]                                       # {3, 4}, strides {16, 2}
+    idx = np.array([[-1, 0, 2, 9]], np.int64)                # broadcast down: strides {0, 1}
+    raw = Raw()
+    y = np.zeros((4, 3), np.int16)                           # written as its transpose
+    desc = gather_elements_desc(raw, raw.tensor(np.int16, (3, 4), (16, 2)), raw.tensor(np.int64, (3, 4), (0, 1)),
+                                raw.tensor(np.int16, (3, 4), (1, 3)), 0)
+    hr, msg = execute(desc, [base, idx], [y])
+    assert hr == 0, msg
+    assert_same_bits(y.T, ref_gather_elements(x, np.broadcast_to(idx, (3, 4)), 0))
+    u = random_array(rng, (4, 3), np.int16)                  # read as its transpose
+    z = np.zeros((3, 4), np.int16)
+    desc = scatter_desc(raw, raw.tensor(np.int16, (3, 4), (16, 2)), raw.tensor(np.int64, (3, 4), (0, 1)),
+                        raw.tensor(np.int16, (3, 4), (1, 3)), raw.tensor_for(z), 0)
+    hr, msg = execute(desc, [base, idx, u], [z])
+    assert hr == 0, msg
+    assert_same_bits(z, ref_scatter_elements(x, np.broadcast_to(idx, (3, 4)), u.T, 0))
+
+
+def test_scatter_in_place_binding(rng):
+    """Output bound at exactly the input's memory with one layout: updated in place.  Any
+    other overlap, or in place with layouts that differ, is refused and writes nothing."""
+    x = random_array(rng, (4, 5), np.float32)
+    idx = np.array([[4, -1, 0]] * 4, np.int32)
+    u = random_array(rng, (4, 3), np.float32)
+    want = ref_scatter_elements(x, idx, u, 1)
+    raw = Raw()
+    desc = scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(x), 1)
+    hr, msg = execute(desc, [x, idx, u], [x])
+    assert hr == 0, msg
+    assert_same_bits(x, want)
+    keep = x.copy()
+    hr, msg = execute(desc, [x, idx, u], [u], None, [x.nbytes])
+    assert hr == E_INVALIDARG and msg == SE + "outputs[0] overlaps inputs[2]; outputs may not alias inputs"
+    buf = np.zeros(40, np.float32)
+    buf[:20] = keep.ravel()
+    hr, msg = execute(desc, [buf[:20], idx, u], [buf[4:24]])
+    assert hr == E_INVALIDARG and msg == SE + ("outputs[0] overlaps inputs[0] without aliasing it exactly; in place, "
+                                               "both must be bound at the same address")
+    tdesc = scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u),
+                         raw.tensor(np.float32, (4, 5), (1, 4)), 1)
+    hr, msg = execute(tdesc, [x, idx, u], [x])
+    assert hr == E_INVALIDARG and msg == SE + ("outputs[0] overlaps inputs[0], but the tensors' strides differ; "
+                                               "in place, InputTensor and OutputTensor need the same layout")
+    assert_same_bits(x, want)
+    np.testing.assert_array_equal(buf[:20], keep.ravel())
+
+
+def test_scatter_duplicates_in_row_major_order_on_many_threads(rng):
+    """Every update lands on one of two columns: the last one in row-major order wins,
+    whatever the split across threads."""
+    x = np.zeros((2000, 2), np.int64)
+    idx = rng.integers(0, 2, (2000, 9)).astype(np.int64)
+    u = np.arange(2000 * 9, dtype=np.int64).reshape(2000, 9)
+    z = np.zeros_like(x)
+    raw = Raw()
+    desc = scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(z), 1)
+    want = ref_scatter_elements(x, idx, u, 1)
+    for _ in range(3):
+        hr, msg = execute(desc, [x, idx, u], [z])
+        assert hr == 0, msg
+        np.testing.assert_array_equal(z, want)
+
+
+def test_ctypes_gather_and_scatter_elements():
+    so = rawctypes.library()
+    keep = []
+    x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.float32)
+    i = np.array([[1, 2, 0], [2, 0, 0]], np.uint32)
+    y = np.zeros((2, 3), np.float32)
+    d = DML_GATHER_ELEMENTS_OPERATOR_DESC(ctypes.pointer(rawctypes.tensor(x, keep)),
+                                          ctypes.pointer(rawctypes.tensor(i, keep)),
+                                          ctypes.pointer(rawctypes.tensor(y, keep)), 0)
+    op = rawctypes.operator(GATHER_ELEMENTS, d)
+    ins = (DMLC_BUFFER_BINDING * 2)(rawctypes.binding(x), rawctypes.binding(i))
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 2, ins, 1, ctypes.byref(rawctypes.binding(y)))
+    assert hr == 0, so.dmlcGetLastErrorMessage()
+    np.testing.assert_array_equal(y, [[4, 8, 3], [7, 2, 3]])
+    z = np.zeros((3, 3), np.float32)
+    i = np.array([[1, 0, 2], [0, 2, 1]], np.uint32)
+    u = np.array([[10, 11, 12], [20, 21, 22]], np.float32)
+    d = DML_SCATTER_ELEMENTS_OPERATOR_DESC(ctypes.pointer(rawctypes.tensor(np.zeros_like(z), keep)),
+                                           ctypes.pointer(rawctypes.tensor(i, keep)),
+                                           ctypes.pointer(rawctypes.tensor(u, keep)),
+                                           ctypes.pointer(rawctypes.tensor(z, keep)), 0)
+    op = rawctypes.operator(SCATTER_ELEMENTS, d)
+    zero = np.zeros_like(z)
+    ins = (DMLC_BUFFER_BINDING * 3)(rawctypes.binding(zero), rawctypes.binding(i), rawctypes.binding(u))
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 3, ins, 1, ctypes.byref(rawctypes.binding(z)))
+    assert hr == 0, so.dmlcGetLastErrorMessage()
+    np.testing.assert_array_equal(z, [[20, 11, 0], [10, 0, 22], [0, 21, 12]])
+    d.Axis = 2
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 3, ins, 1, ctypes.byref(rawctypes.binding(z)))
+    assert hr == E_INVALIDARG
+    assert so.dmlcGetLastErrorMessage().decode() == SE + "Axis is 2, expected less than 2 (InputTensor.DimensionCount)"
+
+
+def test_elements_infer_output_sizes():
+    raw = Raw()
+    x = raw.tensor(np.float32, (2, 5, 4), total=0)
+    i = raw.tensor(np.int64, (2, 7, 4), total=0)
+    assert infer(gather_elements_desc(raw, x, i, ffi.NULL, 1)) == [(2, 7, 4)]
+    assert infer(scatter_desc(raw, x, i, raw.tensor(np.float32, (2, 7, 4), total=0), ffi.NULL, 1)) == [(2, 5, 4)]
+    # Empty inputs (NumPy's empty arrays) are allowed here.
+    assert infer(gather_elements_desc(raw, x, raw.tensor(np.uint32, (2, 0, 4), total=0), ffi.NULL, 1)) == [(2, 0, 4)]
+    assert infer(gather_elements_desc(raw, x, i, ffi.NULL, 0)) == (
+        E_INVALIDARG, GE + "IndicesTensor.Sizes[1] is 7, expected 5 (InputTensor.Sizes[1]; only Axis 0 may differ)")
+    assert infer(scatter_desc(raw, x, i, raw.tensor(np.float32, (2, 7, 4), total=0), ffi.NULL, 1), 2) == (
+        E_INVALIDARG, SE + "outputCount is 2, expected 1")
+
+
+def elements_malformed_cases():
+    X, IX, Y = (4, 5), (4, 3), (4, 3)
+
+    def t(raw, sizes, dtype=np.float32, **kw):
+        return raw.tensor(dtype, sizes, **kw)
+
+    def ix(raw, sizes=IX, dtype=np.int32, **kw):
+        return raw.tensor(dtype, sizes, **kw)
+
+    def g(axis=1):
+        return lambda build: (lambda r: gather_elements_desc(r, *build(r), axis))
+
+    def s(axis=1):
+        return lambda build: (lambda r: scatter_desc(r, *build(r), axis))
+
+    cases = []
+    for name, make, P in (("gather", g, GE), ("scatter", s, SE)):
+        # The scatter's tensors: Input X, Indices IX, Updates IX, Output X; the gather's: X, IX, Y.
+        def b(x=None, i=None, u=None, y=None, _scatter=name == "scatter"):
+            def build(r):
+                xs = x(r) if x else t(r, X)
+                ixs = i(r) if i else ix(r)
+                if _scatter:
+                    return xs, ixs, (u(r) if u else t(r, IX)), (y(r) if y else t(r, X))
+                return xs, ixs, (y(r) if y else t(r, Y))
+            return build
+        cases += [
+            (f"{name} input NULL", make()(b(x=lambda r: ffi.NULL)), E_POINTER, P + "InputTensor is NULL"),
+            (f"{name} indices NULL", make()(b(i=lambda r: ffi.NULL)), E_POINTER, P + "IndicesTensor is NULL"),
+            (f"{name} output NULL", make()(b(y=lambda r: ffi.NULL)), E_POINTER, P + "OutputTensor is NULL"),
+            (f"{name} 9 dims", make()(b(x=lambda r: t(r, (1,) * 9))), E_INVALIDARG,
+             P + "InputTensor.DimensionCount is 9, expected 1 to 8"),
+            (f"{name} input size 0", make()(b(x=lambda r: t(r, (4, 0)))), E_INVALIDARG,
+             P + "InputTensor.Sizes[1] is 0; sizes must be at least 1"),
+            (f"{name} unsupported type", make()(b(x=lambda r: t(r, X, dml_type=12))), E_INVALIDARG,
+             P + "InputTensor.DataType UINT4 is not supported"),
+            (f"{name} indices int16", make()(b(i=lambda r: ix(r, IX, np.int16))), E_INVALIDARG,
+             P + "IndicesTensor.DataType is INT16, expected INT32, INT64, UINT32 or UINT64"),
+            (f"{name} indices float", make()(b(i=lambda r: ix(r, IX, np.float64))), E_INVALIDARG,
+             P + "IndicesTensor.DataType is FLOAT64, expected INT32, INT64, UINT32 or UINT64"),
+            (f"{name} indices rank", make()(b(i=lambda r: ix(r, (1, 4, 3)))), E_INVALIDARG,
+             P + "IndicesTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+            (f"{name} indices Type", make()(b(i=lambda r: r.new("DML_TENSOR_DESC*", {"Type": 0}))), E_INVALIDARG,
+             P + "IndicesTensor.Type is 0, expected DML_TENSOR_TYPE_BUFFER (1)"),
+            (f"{name} indices total size", make()(b(i=lambda r: ix(r, total=4))), E_INVALIDARG,
+             P + "IndicesTensor.TotalTensorSizeInBytes is 4, expected at least 48 (DMLCalcBufferTensorSize)"),
+            (f"{name} indices off-axis size", make()(b(i=lambda r: ix(r, (3, 3)))), E_INVALIDARG,
+             P + "IndicesTensor.Sizes[0] is 3, expected 4 (InputTensor.Sizes[0]; only Axis 1 may differ)"),
+            (f"{name} indices off-axis size, Axis 0", make(0)(b(i=lambda r: ix(r, (4, 3)))), E_INVALIDARG,
+             P + "IndicesTensor.Sizes[1] is 3, expected 5 (InputTensor.Sizes[1]; only Axis 0 may differ)"),
+            (f"{name} Axis", make(2)(b()), E_INVALIDARG,
+             P + "Axis is 2, expected less than 2 (InputTensor.DimensionCount)"),
+            (f"{name} Axis huge", make(0xFFFFFFFF)(b()), E_INVALIDARG,
+             P + "Axis is 4294967295, expected less than 2 (InputTensor.DimensionCount)"),
+            (f"{name} output type", make()(b(y=lambda r: t(r, X if name == "scatter" else Y, np.float16))),
+             E_INVALIDARG, P + "OutputTensor.DataType is FLOAT16, expected FLOAT32 (InputTensor.DataType)"),
+            (f"{name} output rank", make()(b(y=lambda r: t(r, (1, 4, 3)))), E_INVALIDARG,
+             P + "OutputTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+            (f"{name} output stride 0", make()(b(y=lambda r: t(r, X if name == "scatter" else Y, strides=(1, 0)))),
+             E_INVALIDARG, P + "OutputTensor.Strides[1] is 0 with Sizes[1]"),
+        ]
+    cases += [
+        ("gather output size", g()(lambda r: (t(r, X), ix(r), t(r, (4, 5)))), E_INVALIDARG,
+         GE + "OutputTensor.Sizes[1] is 5, expected 3 (IndicesTensor.Sizes[1])"),
+        ("scatter output size", s()(lambda r: (t(r, X), ix(r), t(r, IX), t(r, IX))), E_INVALIDARG,
+         SE + "OutputTensor.Sizes[1] is 3, expected 5 (InputTensor.Sizes[1])"),
+        ("scatter updates NULL", s()(lambda r: (t(r, X), ix(r), ffi.NULL, t(r, X))), E_POINTER,
+         SE + "UpdatesTensor is NULL"),
+        ("scatter updates type", s()(lambda r: (t(r, X), ix(r), t(r, IX, np.int32), t(r, X))), E_INVALIDARG,
+         SE + "UpdatesTensor.DataType is INT32, expected FLOAT32 (InputTensor.DataType)"),
+        ("scatter updates rank", s()(lambda r: (t(r, X), ix(r), t(r, (1, 4, 3)), t(r, X))), E_INVALIDARG,
+         SE + "UpdatesTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+        ("scatter updates size", s()(lambda r: (t(r, X), ix(r), t(r, (4, 2)), t(r, X))), E_INVALIDARG,
+         SE + "UpdatesTensor.Sizes[1] is 2, expected 3 (IndicesTensor.Sizes[1])"),
+        ("scatter updates size 0", s()(lambda r: (t(r, X), ix(r), t(r, (4, 0)), t(r, X))), E_INVALIDARG,
+         SE + "UpdatesTensor.Sizes[1] is 0; sizes must be at least 1"),
+        ("scatter updates total size", s()(lambda r: (t(r, X), ix(r), t(r, IX, total=8), t(r, X))), E_INVALIDARG,
+         SE + "UpdatesTensor.TotalTensorSizeInBytes is 8, expected at least 48 (DMLCalcBufferTensorSize)"),
+    ]
+    return cases
+
+
+ELEMENTS_CASES = elements_malformed_cases()
+
+
+@pytest.mark.parametrize("name,build,hr,msg", ELEMENTS_CASES, ids=[c[0] for c in ELEMENTS_CASES])
+def test_elements_malformed_desc(name, build, hr, msg):
+    assert_create_fails(build, hr, msg)
+
+
+def test_elements_malformed_desc_leaves_the_output_untouched(rng):
+    x = random_array(rng, (4, 5), np.float32)
+    idx = np.zeros((4, 3), np.int32)
+    u = np.ones((4, 3), np.float32)
+    z = np.full((4, 4), 3, np.float32)
+    raw = Raw()
+    hr, msg = execute(scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(z),
+                                   1), [x, idx, u], [z])
+    assert hr == E_INVALIDARG and msg == SE + "OutputTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"
+    assert np.all(z == 3)

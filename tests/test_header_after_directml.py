@@ -62,6 +62,9 @@ def stand_in():
         return m.group(0) if m.group(1) != "struct" or m.group(2) in SEED_STRUCTS else ""
 
     dml = re.sub(r"typedef (struct|union|enum) (\w+) \{.*?\} \2;", keep, block("dml"), flags=re.S)
+    # and the aliases of dropped descs (DML_SCATTER_ELEMENTS_OPERATOR_DESC of DML_SCATTER_OPERATOR_DESC)
+    dml = re.sub(r"typedef (DML_\w+_OPERATOR_DESC) \w+;\n", lambda m: m.group(0) if m.group(1) in SEED_STRUCTS else "",
+                 dml)
     kept = set(re.findall(r"typedef struct (\w+) \{", dml))
     assert kept == SEED_STRUCTS, kept ^ SEED_STRUCTS
     return ("#ifndef DIRECTML_H\n#define DIRECTML_H\n#include <stdint.h>\n" + block("base") + dml

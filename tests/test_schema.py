@@ -105,10 +105,12 @@ def test_data_types():
     assert {(op.name, f.name) for op in OPS for f in op.fields if "indices" in f.flags} == {
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
         ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
-        ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor")}
+        ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
+        ("SCATTER_ELEMENTS", "IndicesTensor")}
     # The gathers' and scatters' indices may be signed (a negative index counts from the end);
     # ARGMIN's and ARGMAX's outputs may be NumPy's and PyTorch's int64.
-    assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX"}
+    assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",
+                                                                     "SCATTER_ELEMENTS"}
 
 
 def test_get_refuses_unknown_names():

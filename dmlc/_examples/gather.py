@@ -1,8 +1,13 @@
-"""Examples for DML_GATHER, transcribed from DirectML's page (its first three worked
-examples).  The page's example 3 prints IndexDimensions 2 for indices of sizes {1, 2}, but
+"""Examples for DML_GATHER, DML_GATHER_ELEMENTS and DML_SCATTER (SCATTER_ELEMENTS),
+transcribed from DirectML's pages.  GATHER: the page's first three worked examples.  The
+page's example 3 prints IndexDimensions 2 for indices of sizes {1, 2}, but
 its own size rule needs 1 there: with 2, the gathered shape {3} ++ {1, 2} has a first entry
 3 that would have to be 1, and the core refuses the desc (tests/test_gather_raw.py checks
-that); the output printed is the IndexDimensions 1 result, which is what runs here."""
+that); the output printed is the IndexDimensions 1 result, which is what runs here.
+GATHER_ELEMENTS' example prints its OutputTensor's DataType as UINT32 over FLOAT32 data; the
+output has the input's type, FLOAT32.  SCATTER's example 2 prints InputTensor Sizes {2,3}
+above a 3x3 input (and a 3x3 output): the input is {3,3}.  Its example 1 sends two updates
+to element 3: the later one (7) is what the page shows, and dmlc's rule."""
 import numpy as np
 
 import dmlc
@@ -40,4 +45,47 @@ EXAMPLES = [
     # output[y, x] = input[y, indices[x]]: columns swapped
     _example(3, "2-D, Axis 1, columns swapped; the page prints IndexDimensions 2, its size rule needs 1", 1,
              "2 on the page, 1 by its size rule", _X32, np.array([[1, 0]], np.uint32), [[2, 1], [4, 3], [6, 5]]),
+]
+
+
+def _gather_elements_example():
+    def run(inputs):
+        return {"OutputTensor": dmlc.gather_elements(inputs["InputTensor"], inputs["IndicesTensor"], 0)}
+
+    return Example(
+        name="GATHER_ELEMENTS example (Axis 0: output[y, x] = input[indices[y, x], x]; the page prints the "
+             "output DataType UINT32, it is FLOAT32)",
+        page="DML_GATHER_ELEMENTS_OPERATOR_DESC",
+        params={"Axis": 0},
+        inputs={"InputTensor": np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.float32),
+                "IndicesTensor": np.array([[1, 2, 0], [2, 0, 0]], np.uint32)},
+        expected={"OutputTensor": np.array([[4, 8, 3], [7, 2, 3]], np.float32)},
+        run=run,
+    )
+
+
+def _scatter_example(number, title, x, indices, updates, expected):
+    def run(inputs):
+        return {"OutputTensor": dmlc.scatter_elements(inputs["InputTensor"], inputs["IndicesTensor"],
+                                                      inputs["UpdatesTensor"], 0)}
+
+    return Example(
+        name=f"SCATTER_ELEMENTS example {number} ({title})",
+        page="DML_SCATTER_OPERATOR_DESC",
+        params={"Axis": 0},
+        inputs={"InputTensor": x, "IndicesTensor": indices, "UpdatesTensor": updates},
+        expected={"OutputTensor": np.array(expected, np.float32)},
+        run=run,
+    )
+
+
+EXAMPLES += [
+    _gather_elements_example(),
+    # output = input; output[indices[x]] = updates[x]: element 3 gets 5, then 7 (the later wins)
+    _scatter_example(1, "1-D scatter, a duplicate index: the later update wins", np.arange(5, dtype=np.float32),
+                     np.array([3, 1, 3, 0], np.uint32), np.array([5, 6, 7, 8], np.float32), [8, 6, 2, 7, 4]),
+    # output[indices[y, x], x] = updates[y, x]
+    _scatter_example(2, "2-D scatter along Axis 0; the page prints InputTensor Sizes {2,3} over a 3x3 input",
+                     np.zeros((3, 3), np.float32), np.array([[1, 0, 2], [0, 2, 1]], np.uint32),
+                     np.array([[10, 11, 12], [20, 21, 22]], np.float32), [[20, 11, 0], [10, 0, 22], [0, 21, 12]]),
 ]

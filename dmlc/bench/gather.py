@@ -1,6 +1,8 @@
 """Benchmark workloads: GATHER as an embedding lookup (a (50000, 512) float32 table, (8, 1024)
 int64 token ids) and along axis 1 of a (256, 4096) array, beside NumPy's take, PyTorch's
-indexing and ONNX Runtime's Gather."""
+indexing and ONNX Runtime's Gather; GATHER_ELEMENTS and SCATTER_ELEMENTS on a (256, 4096)
+array with (256, 1024) indices along axis 1, beside np.take_along_axis / np.put_along_axis,
+torch.gather / torch.scatter and ONNX Runtime's GatherElements / ScatterElements."""
 import numpy as np
 
 import dmlc
@@ -17,6 +19,75 @@ def onnx_model(dtype, x_shape, i_shape, axis):
                                             helper.make_tensor_value_info("i", 7, list(i_shape))],
                               [helper.make_tensor_value_info("y", elem, out_shape)])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
+
+
+def elements_model(op, dtype, x_shape, i_shape, axis):
+    """An ONNX GatherElements or ScatterElements (opset 13) model with int64 indices: inputs
+    x, i (and u, the updates), output y."""
+    from onnx import helper
+    elem = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    ins = [helper.make_tensor_value_info("x", elem, list(x_shape)), helper.make_tensor_value_info("i", 7, list(i_shape))]
+    if op == "ScatterElements":
+        ins.append(helper.make_tensor_value_info("u", elem, list(i_shape)))
+    node = helper.make_node(op, [v.name for v in ins], ["y"], axis=axis)
+    out_shape = list(x_shape) if op == "ScatterElements" else list(i_shape)
+    graph = helper.make_graph([node], "g", ins, [helper.make_tensor_value_info("y", elem, out_shape)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
+
+
+def _elements_workload(name, dtype, x_shape, i_shape, axis, torch, ort):
+    """gather_elements, or scatter_elements (name starting "scatter"), along axis."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape).astype(dtype)
+    i = rng.integers(0, x_shape[axis], i_shape, dtype=np.int64)
+    scatter = name.startswith("scatter")
+    if scatter:  # distinct targets along the axis, so every implementation agrees
+        i = np.argsort(rng.random(x_shape), axis=axis)[tuple(slice(0, s) for s in i_shape)]
+        u = rng.standard_normal(i_shape).astype(dtype)
+    y = np.empty(x_shape if scatter else i_shape, dtype)
+
+    def put_along(out):
+        np.copyto(out, x)
+        np.put_along_axis(out, i, u, axis)
+        return out
+
+    if scatter:
+        cands = [
+            Candidate("dmlc", lambda: (lambda: dmlc.scatter_elements(x, i, u, axis))),
+            Candidate("dmlc out=", lambda: (lambda: dmlc.scatter_elements(x, i, u, axis, out=y))),
+            Candidate("numpy", lambda: (lambda: put_along(np.empty_like(x)))),
+            Candidate("numpy out=", lambda: (lambda: put_along(y))),
+        ]
+    else:
+        cands = [
+            Candidate("dmlc", lambda: (lambda: dmlc.gather_elements(x, i, axis))),
+            Candidate("dmlc out=", lambda: (lambda: dmlc.gather_elements(x, i, axis, out=y))),
+            Candidate("numpy", lambda: (lambda: np.take_along_axis(x, i, axis))),
+        ]
+    cands.append(memcpy_candidate(y.nbytes))
+    if torch is not None:
+        def make_torch():
+            tx, ti = torch.from_numpy(x), torch.from_numpy(i)
+            if scatter:
+                tu = torch.from_numpy(u)
+                return lambda: tx.scatter(axis, ti, tu)
+            return lambda: torch.gather(tx, axis, ti)
+        cands.append(Candidate("torch", make_torch))
+    if ort is not None:
+        op = "ScatterElements" if scatter else "GatherElements"
+        feeds = {"x": x, "i": i, "u": u} if scatter else {"x": x, "i": i}
+        cands.append(Candidate("onnxruntime", lambda: ort_runner(elements_model(op, dtype, x_shape, i_shape, axis),
+                                                                 feeds, {"y": y})))
+
+    def check():
+        if scatter:
+            np.testing.assert_array_equal(dmlc.scatter_elements(x, i, u, axis), put_along(np.empty_like(x)))
+        else:
+            np.testing.assert_array_equal(dmlc.gather_elements(x, i, axis), np.take_along_axis(x, i, axis))
+
+    label = f"{np.dtype(dtype).name} {x_shape} indices {i_shape} axis {axis}"
+    moved = (x.nbytes + y.nbytes if scatter else 2 * y.nbytes) + i.nbytes
+    return Workload(name, label, moved, y.nbytes, cands, check)
 
 
 def _workload(name, dtype, x_shape, i_shape, axis, torch, ort):
@@ -56,4 +127,6 @@ def workloads(quick):
     return [
         _workload("gather_embedding", np.float32, table, (8, 1024), 0, torch, ort),
         _workload("gather_axis1", np.float32, (256, 4096), (1024,), 1, torch, ort),
+        _elements_workload("gather_elements", np.float32, (256, 4096), (256, 1024), 1, torch, ort),
+        _elements_workload("scatter_elements", np.float32, (256, 4096), (256, 1024), 1, torch, ort),
     ]

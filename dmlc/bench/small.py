@@ -32,6 +32,8 @@ def workloads(quick):
         average_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, torch, ort),
         lp_pooling._workload(f32, (1, 8, 16, 16), 2, 2, 0, 2, torch, ort),
         gather._workload("gather", f32, (64, 16), (8,), 0, torch, ort),
+        gather._elements_workload("gather_elements", f32, (64, 16), (8, 16), 0, torch, ort),
+        gather._elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),

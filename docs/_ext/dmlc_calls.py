@@ -129,6 +129,15 @@ CASES = {
         arrays={"x": _f32("[10, 20, 30, 40, 50]"), "i": "np.array([4, 0, -1, 7], np.int64)"},
         python="dmlc.gather(x, i, axis=0)",
         fields={"Axis": 0, "IndexDimensions": 1}),
+    "GATHER_ELEMENTS": dict(
+        arrays={"x": _f32("[[1, 2, 3], [4, 5, 6]]"), "i": "np.array([[2, -1], [0, 7]], np.int64)"},
+        python="dmlc.gather_elements(x, i, axis=1)",
+        fields={"Axis": 1}),
+    "SCATTER_ELEMENTS": dict(
+        arrays={"x": _f32("[0, 1, 2, 3, 4]"), "i": "np.array([3, 1, 3, -1, 9], np.int32)",
+                "u": _f32("[5, 6, 7, 8, 9]")},
+        python="dmlc.scatter_elements(x, i, u, axis=0)",
+        fields={"Axis": 0}),
     "UPSAMPLE_2D": dict(
         arrays={"x": _f32("[[[[1, 2], [3, 4]]]]")},
         python='dmlc.upsample_2d(x, 2, mode="linear")',
@@ -188,6 +197,9 @@ def struct_fields(op):
     """[(C type, field name)] of DML_<op>_OPERATOR_DESC, in the header's order."""
     text = open(HEADER).read()
     m = re.search(r"typedef struct DML_%s_OPERATOR_DESC \{(.*?)\}" % op, text, re.S)
+    alias = re.search(r"typedef DML_(\w+)_OPERATOR_DESC DML_%s_OPERATOR_DESC;" % op, text)
+    if m is None and alias:  # DML_SCATTER_ELEMENTS_OPERATOR_DESC is DML_SCATTER_OPERATOR_DESC
+        return struct_fields(alias.group(1))
     if m is None:
         raise LookupError(f"DML_{op}_OPERATOR_DESC is not in {HEADER}")
     out = []

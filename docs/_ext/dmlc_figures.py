@@ -284,6 +284,36 @@ def identity():
     return fig
 
 
+def gather_elements():
+    """GATHER_ELEMENTS and SCATTER_ELEMENTS along axis 1: each index picks (or receives) one
+    element of its own row; -1 is the last column, 9 is clamped (gather) or dropped (scatter)."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    idx = np.array([[3, 0], [-1, 1], [9, 2]], np.int64)
+    upd = np.array([[-1, -2], [-3, -4], [-5, -6]], np.float32)
+    y = dmlc.gather_elements(x, idx, axis=1)
+    z = dmlc.scatter_elements(x, idx, upd, axis=1)
+    cols = np.where(idx < 0, idx + 4, idx)
+    assert np.array_equal(y, np.take_along_axis(x, np.clip(cols, 0, 3), 1)), y
+    want = x.copy()
+    for r, c in np.ndindex(*idx.shape):
+        if 0 <= cols[r, c] < 4:
+            want[r, cols[r, c]] = upd[r, c]
+    assert np.array_equal(z, want), z
+    plt = _plt()
+    fig, axes = plt.subplots(1, 4, figsize=(12, 3.0), gridspec_kw={"width_ratios": [4, 2, 2, 4]})
+    xcol = [[_PALETTE[c] for c in range(4)] for _ in range(3)]
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], xcol, "x (3, 4)")
+    picked = np.clip(cols, 0, 3)
+    _grid(axes[1], [[str(i) for i in r] for r in idx.tolist()], [[_PALETTE[c] for c in r] for r in picked], "indices")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in y], [[_PALETTE[c] for c in r] for r in picked],
+          "gather_elements(x, i, 1)")
+    zcol = [[_PALETTE[7] if v < 0 else _PALETTE[c] for c, v in enumerate(r)] for r in z]
+    _grid(axes[3], [[_fmt(v) for v in r] for r in z], zcol, "scatter_elements(x, i, u, 1)")
+    fig.suptitle("gather: out[r, j] = x[r, i[r, j]] (9 clamps to 3); scatter: x[r, i[r, j]] = u[r, j] "
+                 "(u = -1..-6; 9 writes nothing)", fontsize=10)
+    return fig
+
+
 def gather():
     """GATHER: rows of a table picked by indices, negative ones from the end, out-of-range ones clamped."""
     x = np.arange(12, dtype=np.float32).reshape(4, 3)
@@ -436,6 +466,7 @@ FIGURES = {
     "slice.png": slicing,
     "identity.png": identity,
     "gather.png": gather,
+    "gather_elements.png": gather_elements,
     "resample.png": resample,
     "argminmax.png": argminmax,
     "cumulative.png": cumulative,

@@ -1,5 +1,10 @@
-/* gather.c - DML_OPERATOR_GATHER: slices of the input picked along one axis by indices.
+/* gather.c - the gathers and scatters that index along one axis: GATHER (slices of the
+ * input picked by indices), GATHER_ELEMENTS (one element per index) and SCATTER_ELEMENTS
+ * (its inverse: the input with elements replaced), sharing the index reading (index_value),
+ * the merged-dimension walk (ga_dims) and the common validation (validate_indexing).
+ * docs/operators/gather.rst, gather_elements.rst and scatter_elements.rst state the rules.
  *
+ * GATHER:
  * D dimensions everywhere; Axis < D; K = IndexDimensions <= D, of which only the last K
  * dimensions of IndicesTensor count (its first D - K sizes are 1).  The gathered shape is
  *     C = Input.Sizes[0..Axis) ++ Indices.Sizes[D-K..D) ++ Input.Sizes[Axis+1..D)
@@ -45,9 +50,11 @@ static int index_kind(DML_TENSOR_DATA_TYPE t)
     }
 }
 
-/* The index at p, of kind KIND, adjusted (a negative signed value + n) and clamped into
- * [0, n - 1].  Example: n 5, INT32 -2 -> 3, INT32 -9 -> 0, UINT32 0xFFFFFFFF -> 4. */
-static GA_INLINE uint64_t index_at(const char* p, const int KIND, uint64_t n)
+/* The index at p, of kind KIND, adjusted (a negative signed value + n).  A value still
+ * outside [0, n) is clamped into [0, n - 1] when CLAMP (the gathers), and is n, which no
+ * element has, otherwise (the scatters, which then write nothing).  Example: n 5, INT32 -2
+ * -> 3, INT32 -9 -> 0 (clamped) or 5, UINT32 0xFFFFFFFF -> 4 (clamped) or 5. */
+static GA_INLINE uint64_t index_value(const char* p, const int KIND, uint64_t n, const int CLAMP)
 {
     if (KIND == IX_INT32 || KIND == IX_INT64) {
         int64_t v;
@@ -59,7 +66,8 @@ static GA_INLINE uint64_t index_at(const char* p, const int KIND, uint64_t n)
             memcpy(&v, p, 8);
         }
         if (v < 0) v += (int64_t)n; /* n < 2^32: no overflow */
-        return v < 0 ? 0 : (uint64_t)v >= n ? n - 1 : (uint64_t)v;
+        if (v < 0) return CLAMP ? 0 : n;
+        return (uint64_t)v >= n ? (CLAMP ? n - 1 : n) : (uint64_t)v;
     } else {
         uint64_t v;
         if (KIND == IX_UINT32) {
@@ -69,8 +77,14 @@ static GA_INLINE uint64_t index_at(const char* p, const int KIND, uint64_t n)
         } else {
             memcpy(&v, p, 8);
         }
-        return v >= n ? n - 1 : v;
+        return v >= n ? (CLAMP ? n - 1 : n) : v;
     }
+}
+
+/* The gathers' index: adjusted and clamped into [0, n - 1]. */
+static GA_INLINE uint64_t index_at(const char* p, const int KIND, uint64_t n)
+{
+    return index_value(p, KIND, n, 1);
 }
 
 static HRESULT check_index_type(const char* opname, const char* field, const dmlc_tensor* t)
@@ -90,25 +104,29 @@ typedef struct ga_dims {
     UINT nd;
     uint64_t count;
     uint64_t sizes[DMLC_MAX_DIMS];
-    int64_t a[DMLC_MAX_DIMS], b[DMLC_MAX_DIMS];
+    int64_t a[DMLC_MAX_DIMS], b[DMLC_MAX_DIMS], c[DMLC_MAX_DIMS]; /* c: a third tensor's (0 when c was NULL) */
 } ga_dims;
 
-static void dims_init(ga_dims* g, UINT nd, const uint64_t* sizes, const int64_t* a, const int64_t* b)
+static void dims_init(ga_dims* g, UINT nd, const uint64_t* sizes, const int64_t* a, const int64_t* b, const int64_t* c)
 {
     g->nd = 0;
     g->count = 1;
     for (UINT i = 0; i < nd; ++i) {
+        const int64_t ci = c ? c[i] : 0;
         g->count *= sizes[i];
         if (sizes[i] == 1) continue;
-        if (g->nd > 0 && g->a[g->nd - 1] == a[i] * (int64_t)sizes[i] && g->b[g->nd - 1] == b[i] * (int64_t)sizes[i]) {
+        if (g->nd > 0 && g->a[g->nd - 1] == a[i] * (int64_t)sizes[i] && g->b[g->nd - 1] == b[i] * (int64_t)sizes[i] &&
+            g->c[g->nd - 1] == ci * (int64_t)sizes[i]) {
             g->sizes[g->nd - 1] *= sizes[i];
             g->a[g->nd - 1] = a[i];
             g->b[g->nd - 1] = b[i];
+            g->c[g->nd - 1] = ci;
             continue;
         }
         g->sizes[g->nd] = sizes[i];
         g->a[g->nd] = a[i];
         g->b[g->nd] = b[i];
+        g->c[g->nd] = ci;
         ++g->nd;
     }
 }
@@ -130,6 +148,22 @@ static GA_INLINE void dims_at(const ga_dims* g, uint64_t k, int64_t* a, int64_t*
     }
     *a = oa;
     *b = ob;
+}
+
+/* The offsets (in elements) of flat number k in the group's three tensors. */
+static GA_INLINE void dims_at3(const ga_dims* g, uint64_t k, int64_t* a, int64_t* b, int64_t* c)
+{
+    int64_t oa = 0, ob = 0, oc = 0;
+    for (UINT i = g->nd; i-- > 0;) {
+        const uint64_t q = k % g->sizes[i];
+        k /= g->sizes[i];
+        oa += (int64_t)q * g->a[i];
+        ob += (int64_t)q * g->b[i];
+        oc += (int64_t)q * g->c[i];
+    }
+    *a = oa;
+    *b = ob;
+    *c = oc;
 }
 
 /* ---- GATHER's kernel ------------------------------------------------------------------------ */
@@ -310,11 +344,11 @@ static UINT gathered(const gather_args* a, const dmlc_tensor* in, const dmlc_ten
     return in->sizes[*dim];
 }
 
-/* Axis, IndexDimensions and the tensors' types and ranks; the output sizes into sh. */
-static HRESULT validate(const char* opname, const gather_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
-                        const dmlc_tensor* out, dmlc_shapes* sh)
+/* What the gathers and scatters share: the index type, one dimension count, the output of
+ * the input's type (out NULL when inferring), Axis < D. */
+static HRESULT validate_indexing(const char* opname, UINT axis, const dmlc_tensor* in, const dmlc_tensor* idx,
+                                 const dmlc_tensor* out)
 {
-    const UINT D = in->ndim;
     HRESULT hr;
     if (FAILED(hr = check_index_type(opname, "IndicesTensor", idx)) ||
         FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", idx, "IndicesTensor", opname)))
@@ -322,9 +356,19 @@ static HRESULT validate(const char* opname, const gather_args* a, const dmlc_ten
     if (out && (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", out, "OutputTensor", opname)) ||
                 FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", out, "OutputTensor", opname))))
         return hr;
-    if (a->axis >= D)
-        return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected less than %u (InputTensor.DimensionCount)", a->axis,
-                         D);
+    if (axis >= in->ndim)
+        return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected less than %u (InputTensor.DimensionCount)", axis,
+                         in->ndim);
+    return S_OK;
+}
+
+/* Axis, IndexDimensions and the tensors' types and ranks; the output sizes into sh. */
+static HRESULT validate(const char* opname, const gather_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+                        const dmlc_tensor* out, dmlc_shapes* sh)
+{
+    const UINT D = in->ndim;
+    HRESULT hr;
+    if (FAILED(hr = validate_indexing(opname, a->axis, in, idx, out))) return hr;
     if (a->k > D)
         return dmlc_fail(E_INVALIDARG, opname, "IndexDimensions is %u, expected at most %u (InputTensor.DimensionCount)",
                          a->k, D);
@@ -380,13 +424,13 @@ static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, cons
         sa[e] = (int64_t)in->strides[e];
         sb[e] = OUT_STRIDE(e);
     }
-    dims_init(&st->outer, A, sizes, sa, sb);
+    dims_init(&st->outer, A, sizes, sa, sb, NULL);
     for (UINT t = 0; t < K; ++t) {
         sizes[t] = idx->sizes[D - K + t];
         sa[t] = (int64_t)idx->strides[D - K + t];
         sb[t] = OUT_STRIDE(A + t);
     }
-    dims_init(&st->idx, K, sizes, sa, sb);
+    dims_init(&st->idx, K, sizes, sa, sb, NULL);
     st->inner_count = 1;
     for (UINT t = 0; A + 1 + t < D; ++t) {
         sizes[t] = in->sizes[A + 1 + t];
@@ -401,13 +445,302 @@ static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, cons
     st->fn = ga_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type));
 }
 
+/* ---- GATHER_ELEMENTS and SCATTER_ELEMENTS ---------------------------------------------------
+ * Both walk the positions p of IndicesTensor (D dimensions, Axis < D; its sizes equal
+ * InputTensor's off Axis).  W is the tensor walked alongside it (GATHER_ELEMENTS' output,
+ * SCATTER_ELEMENTS' updates, both of Indices' sizes) and T the one indexed on Axis
+ * (GATHER_ELEMENTS' input, SCATTER_ELEMENTS' output, of Input's sizes):
+ *     GATHER_ELEMENTS:   W[p] = T[p with p[Axis] = i]   i = Indices[p] adjusted and clamped
+ *     SCATTER_ELEMENTS:  T = Input, then T[p with p[Axis] = i] = W[p] for every p in
+ *                        row-major order; an i still outside [0, n) writes nothing.
+ * Example (scatter, Axis 0): Input [0, 1, 2, 3, 4], Indices [3, 1, 3, 0], Updates
+ * [5, 6, 7, 8]: element 3 gets 5, then 7 (the later wins): [8, 6, 2, 7, 4].
+ *
+ * The dimensions other than Axis are merged into `rest`, whose positions are the units
+ * shared out across threads; a range of units runs row by row along rest's innermost
+ * dimension, with Axis's loop around each row (or inside it, for each position of the row,
+ * when Axis is the walked tensor's dimension of smaller stride).  Updates that land on one element share
+ * every coordinate but Axis's, so they belong to one unit and are applied in increasing
+ * Axis order, their row-major order, whatever the split across threads. */
+typedef struct ge_state ge_state;
+typedef void (*ge_fn)(const ge_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end);
+
+struct ge_state {
+    UINT es;                 /* element size */
+    UINT xs;                 /* index size */
+    uint64_t n;              /* T.Sizes[Axis] */
+    uint64_t m;              /* Indices.Sizes[Axis] */
+    int64_t w_axis, x_axis, t_axis; /* the strides on Axis, in elements */
+    ga_dims rest;            /* the other dimensions: a = W strides, b = Indices strides, c = T strides */
+    int axis_inner;          /* Axis has W's smaller stride: walk it innermost (contiguous runs) */
+    dmlc_copy_plan copy;     /* SCATTER_ELEMENTS: Input -> Output */
+    ge_fn fn;
+};
+
+/* One element: W[p] = T[i] (gather, i clamped) or T[i] = W[p] (scatter, i in range). */
+static GA_INLINE void ge_one(char* wp, const char* xp, char* tp, int64_t ta, uint64_t n, const UINT ES, const int KIND,
+                             const int SCATTER)
+{
+    const uint64_t i = index_value(xp, KIND, n, !SCATTER);
+    if (!SCATTER) memcpy(wp, tp + (int64_t)i * ta, ES);
+    else if (i < n) memcpy(tp + (int64_t)i * ta, wp, ES);
+}
+
+static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end,
+                              const UINT ES, const int KIND, const int SCATTER)
+{
+    const ga_dims* g = &st->rest;
+    const uint64_t L = g->nd ? g->sizes[g->nd - 1] : 1, m = st->m, n = st->n;
+    const int64_t es = ES, xs = st->xs;
+    const int64_t wl = g->nd ? g->a[g->nd - 1] * es : 0, xl = g->nd ? g->b[g->nd - 1] * xs : 0;
+    const int64_t tl = g->nd ? g->c[g->nd - 1] * es : 0;
+    const int64_t wa = st->w_axis * es, xa = st->x_axis * xs, ta = st->t_axis * es;
+    const int64_t XS = KIND == IX_INT64 || KIND == IX_UINT64 ? 8 : 4;
+    for (uint64_t u = begin; u < end;) {
+        const uint64_t row = u / L, k0 = u % L, k1 = end - u < L - k0 ? k0 + (end - u) : L;
+        /* Two loops, k over the row [k0, k1) and j over Axis, in the order plan chose:
+         * (count, W step, Indices step, T step) of the outer and the inner one. */
+        const uint64_t no = st->axis_inner ? k1 - k0 : m, ni = st->axis_inner ? m : k1 - k0;
+        const int64_t wo = st->axis_inner ? wl : wa, xo = st->axis_inner ? xl : xa, to = st->axis_inner ? tl : 0;
+        const int64_t wi = st->axis_inner ? wa : wl, xi = st->axis_inner ? xa : xl, ti = st->axis_inner ? 0 : tl;
+        int64_t ow, ox, ot;
+        dims_at3(g, row * L, &ow, &ox, &ot);
+        for (uint64_t o = 0; o < no; ++o) {
+            char* wp = w + ow * es + (int64_t)k0 * wl + (int64_t)o * wo;
+            const char* xp = idx + ox * xs + (int64_t)k0 * xl + (int64_t)o * xo;
+            char* tp = t + ot * es + (int64_t)k0 * tl + (int64_t)o * to;
+            if (wi == (int64_t)ES && xi == XS && ti == 0) {
+                /* Packed W and Indices along the inner loop (a gather or scatter along the
+                 * last axis): constant steps the compiler can unroll. */
+                for (uint64_t q = 0; q < ni; ++q)
+                    ge_one(wp + (int64_t)q * ES, xp + (int64_t)q * XS, tp, ta, n, ES, KIND, SCATTER);
+            } else {
+                for (uint64_t q = 0; q < ni; ++q, wp += wi, xp += xi, tp += ti)
+                    ge_one(wp, xp, tp, ta, n, ES, KIND, SCATTER);
+            }
+        }
+        u += k1 - k0;
+    }
+}
+
+#define GE_FN(ES, KIND, SC)                                                                                     \
+    static void ge_##ES##_##KIND##_##SC(const ge_state* st, char* w, char* t, const char* idx, uint64_t begin, \
+                                        uint64_t end)                                                        \
+    {                                                                                                        \
+        ge_body(st, w, t, idx, begin, end, ES, KIND, SC);                                                    \
+    }
+#define GE_FNS(KIND, SC) GE_FN(1, KIND, SC) GE_FN(2, KIND, SC) GE_FN(4, KIND, SC) GE_FN(8, KIND, SC)
+GE_FNS(0, 0) GE_FNS(1, 0) GE_FNS(2, 0) GE_FNS(3, 0)
+GE_FNS(0, 1) GE_FNS(1, 1) GE_FNS(2, 1) GE_FNS(3, 1)
+#undef GE_FNS
+#undef GE_FN
+
+static ge_fn ge_fn_for(UINT es, int kind, int scatter)
+{
+#define GE_ROW(KIND, SC) {ge_1_##KIND##_##SC, ge_2_##KIND##_##SC, ge_4_##KIND##_##SC, ge_8_##KIND##_##SC}
+    static const ge_fn table[2][4][4] = {{GE_ROW(0, 0), GE_ROW(1, 0), GE_ROW(2, 0), GE_ROW(3, 0)},
+                                         {GE_ROW(0, 1), GE_ROW(1, 1), GE_ROW(2, 1), GE_ROW(3, 1)}};
+#undef GE_ROW
+    const int e = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    return table[scatter][kind][e];
+}
+
+typedef struct ge_job {
+    const ge_state* st;
+    char* w;
+    char* t;
+    const char* idx;
+} ge_job;
+
+static void ge_range(void* vjob, uint64_t begin, uint64_t end)
+{
+    const ge_job* job = (const ge_job*)vjob;
+    job->st->fn(job->st, job->w, job->t, job->idx, begin, end);
+}
+
+static void elements_run(const DMLC_OPERATOR_T* op, char* w, char* t, const char* idx)
+{
+    const ge_state* st = (const ge_state*)op->state;
+    const uint64_t count = op->inputs[1].count;
+    ge_job job;
+    job.st = st;
+    job.w = w;
+    job.t = t;
+    job.idx = idx;
+    dmlc_parallel_for(st->rest.count, count * (st->es * 2 + st->xs), ge_range, &job);
+}
+
+static void gather_elements_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    elements_run(op, (char*)out[0], (char*)in[0], (const char*)in[1]);
+}
+
+static void scatter_elements_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const ge_state* st = (const ge_state*)op->state;
+    /* Bound in place (output at exactly the input's memory, one layout): nothing to copy. */
+    if (out[0] != in[0]) dmlc_copy_run(&st->copy, out[0], in[0]);
+    elements_run(op, (char*)in[2], (char*)out[0], (const char*)in[1]);
+}
+
+/* The two descs' fields (GATHER_ELEMENTS has no upd: NULL). */
+typedef struct elements_args {
+    const DML_TENSOR_DESC *in, *idx, *upd, *out;
+    UINT axis;
+} elements_args;
+
+static elements_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc)
+{
+    elements_args a;
+    if (type == DML_OPERATOR_GATHER_ELEMENTS) {
+        const DML_GATHER_ELEMENTS_OPERATOR_DESC* d = (const DML_GATHER_ELEMENTS_OPERATOR_DESC*)desc;
+        a.in = d->InputTensor;
+        a.idx = d->IndicesTensor;
+        a.upd = NULL;
+        a.out = d->OutputTensor;
+        a.axis = d->Axis;
+    } else {
+        const DML_SCATTER_ELEMENTS_OPERATOR_DESC* d = (const DML_SCATTER_ELEMENTS_OPERATOR_DESC*)desc;
+        a.in = d->InputTensor;
+        a.idx = d->IndicesTensor;
+        a.upd = d->UpdatesTensor;
+        a.out = d->OutputTensor;
+        a.axis = d->Axis;
+    }
+    return a;
+}
+
+/* Axis, the tensors' types, ranks and sizes (upd: SCATTER_ELEMENTS' UpdatesTensor, NULL for
+ * GATHER_ELEMENTS); the output's sizes into sh: Indices' (gather) or Input's (scatter). */
+static HRESULT validate_elements(const char* opname, const elements_args* a, const dmlc_tensor* in,
+                                 const dmlc_tensor* idx, const dmlc_tensor* upd, const dmlc_tensor* out,
+                                 dmlc_shapes* sh)
+{
+    const UINT D = in->ndim;
+    HRESULT hr;
+    if (upd && (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", upd, "UpdatesTensor", opname)) ||
+                FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", upd, "UpdatesTensor", opname))))
+        return hr;
+    if (FAILED(hr = validate_indexing(opname, a->axis, in, idx, out))) return hr;
+    for (UINT d = 0; d < D; ++d)
+        if (d != a->axis &&
+            FAILED(hr = dmlc_tensor_expect_size(idx, opname, "IndicesTensor", d, in->sizes[d],
+                                                "InputTensor.Sizes[%u]; only Axis %u may differ", d, a->axis)))
+            return hr;
+    for (UINT d = 0; upd && d < D; ++d)
+        if (FAILED(hr = dmlc_tensor_expect_size(upd, opname, "UpdatesTensor", d, idx->sizes[d], "IndicesTensor.Sizes[%u]",
+                                                d)))
+            return hr;
+    dmlc_shape_rank(sh, 0, D);
+    for (UINT d = 0; d < D; ++d) {
+        hr = upd ? dmlc_shape_expect(sh, 0, "OutputTensor", d, in->sizes[d], "InputTensor.Sizes[%u]", d)
+                 : dmlc_shape_expect(sh, 0, "OutputTensor", d, idx->sizes[d], "IndicesTensor.Sizes[%u]", d);
+        if (FAILED(hr)) return hr;
+    }
+    return S_OK;
+}
+
+/* w: the walked tensor (gather's output, scatter's updates), t: the indexed one (gather's
+ * input, scatter's output). */
+static void plan_elements(ge_state* st, const elements_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+                          const dmlc_tensor* w, const dmlc_tensor* t, int scatter)
+{
+    const UINT D = idx->ndim, A = a->axis;
+    uint64_t sizes[DMLC_MAX_DIMS] = {0};
+    int64_t sw[DMLC_MAX_DIMS] = {0}, sx[DMLC_MAX_DIMS] = {0}, sst[DMLC_MAX_DIMS] = {0};
+    UINT r = 0;
+    memset(st, 0, sizeof *st);
+    st->es = in->elem_size;
+    st->xs = idx->elem_size;
+    st->n = t->sizes[A];
+    st->m = idx->sizes[A];
+    st->w_axis = (int64_t)w->strides[A];
+    st->x_axis = (int64_t)idx->strides[A];
+    st->t_axis = (int64_t)t->strides[A];
+    for (UINT d = 0; d < D; ++d) {
+        if (d == A) continue;
+        sizes[r] = idx->sizes[d];
+        sw[r] = (int64_t)w->strides[d];
+        sx[r] = (int64_t)idx->strides[d];
+        sst[r] = (int64_t)t->strides[d];
+        ++r;
+    }
+    dims_init(&st->rest, r, sizes, sw, sx, sst);
+    /* Either loop order keeps a scatter's updates to one element in increasing Axis order;
+     * the inner loop takes the dimension W steps through with the smaller stride. */
+    st->axis_inner = st->rest.nd == 0 ||
+                     (st->m > 1 && st->w_axis < st->rest.a[st->rest.nd - 1]); /* strides are never negative */
+    if (scatter) {
+        for (UINT d = 0; d < D; ++d) {
+            sizes[d] = in->sizes[d];
+            sw[d] = (int64_t)t->strides[d];
+            sx[d] = (int64_t)in->strides[d];
+        }
+        dmlc_copy_plan_init(&st->copy, st->es, D, sizes, sw, sx);
+    }
+    st->fn = ge_fn_for(st->es, index_kind(idx->type), scatter);
+}
+
+static HRESULT infer_elements(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const elements_args a = read_elements_args(type, desc);
+    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS;
+    dmlc_tensor in, idx, upd;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
+        FAILED(hr = dmlc_tensor_init(&in, a.in, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
+        FAILED(hr = dmlc_tensor_init(&idx, a.idx, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
+        (scatter && FAILED(hr = dmlc_tensor_init(&upd, a.upd, opname, "UpdatesTensor", 1, DMLC_MAX_DIMS,
+                                                 DMLC_INPUT_MAY_BE_EMPTY))))
+        return hr;
+    return validate_elements(opname, &a, &in, &idx, scatter ? &upd : NULL, NULL, sh);
+}
+
+static HRESULT create_elements(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const elements_args a = read_elements_args(type, desc);
+    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS;
+    const UINT nin = scatter ? 3 : 2;
+    dmlc_tensor in, idx, upd, out;
+    dmlc_shapes sh = {opname, 0, 1, &out, NULL};
+    DMLC_OPERATOR_T* o;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(&in, a.in, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
+        FAILED(hr = dmlc_tensor_init(&idx, a.idx, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
+        (scatter && FAILED(hr = dmlc_tensor_init(&upd, a.upd, opname, "UpdatesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT))) ||
+        FAILED(hr = dmlc_tensor_init(&out, a.out, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
+        FAILED(hr = validate_elements(opname, &a, &in, &idx, scatter ? &upd : NULL, &out, &sh)))
+        return hr;
+    o = dmlc_operator_alloc(type, opname, nin, 1, sizeof(ge_state));
+    if (!o) return E_OUTOFMEMORY;
+    o->inputs[0] = in;
+    o->inputs[1] = idx;
+    o->outputs[0] = out;
+    if (scatter) {
+        int same = 1;
+        o->inputs[2] = upd;
+        /* In place needs one layout: then the copy of Input to Output is skipped. */
+        for (UINT d = 0; d < in.ndim; ++d)
+            if (in.sizes[d] > 1 && in.strides[d] != out.strides[d]) same = 0;
+        o->in_place = same ? DMLC_IN_PLACE_SAME_LAYOUT : DMLC_IN_PLACE_LAYOUTS_DIFFER;
+        o->execute = scatter_elements_execute;
+        plan_elements((ge_state*)o->state, &a, &in, &idx, &upd, &out, 1);
+    } else {
+        o->execute = gather_elements_execute;
+        plan_elements((ge_state*)o->state, &a, &in, &idx, &out, &in, 0);
+    }
+    *op = o;
+    return S_OK;
+}
+
 HRESULT dmlc_infer_gather(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
 {
     const DML_GATHER_OPERATOR_DESC* d = (const DML_GATHER_OPERATOR_DESC*)desc;
-    const gather_args a = read_args(d);
+    gather_args a;
     dmlc_tensor in, idx;
     HRESULT hr;
-    (void)type;
+    if (type != DML_OPERATOR_GATHER) return infer_elements(type, opname, desc, sh);
+    a = read_args(d);
     if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
         FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
         FAILED(hr = dmlc_tensor_init(&idx, d->IndicesTensor, opname, "IndicesTensor", 1, DMLC_MAX_DIMS,
@@ -419,11 +752,13 @@ HRESULT dmlc_infer_gather(DML_OPERATOR_TYPE type, const char* opname, const void
 HRESULT dmlc_create_gather(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
 {
     const DML_GATHER_OPERATOR_DESC* d = (const DML_GATHER_OPERATOR_DESC*)desc;
-    const gather_args a = read_args(d);
+    gather_args a;
     dmlc_tensor in, idx, out;
     dmlc_shapes sh = {opname, 0, 1, &out, NULL};
     DMLC_OPERATOR_T* o;
     HRESULT hr;
+    if (type != DML_OPERATOR_GATHER) return create_elements(type, opname, desc, op);
+    a = read_args(d);
     if (FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
         FAILED(hr = dmlc_tensor_init(&idx, d->IndicesTensor, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
         FAILED(hr = dmlc_tensor_init(&out, d->OutputTensor, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||

@@ -35,8 +35,8 @@ from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
 from reference import (cast_edge_values, pool_windows, ref_arg, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
-                       ref_fill_sequence, ref_gather, ref_max_unpool, ref_resample, ref_scale_bias, ref_slice,
-                       ref_slice1, ref_tile)
+                       ref_fill_sequence, ref_gather, ref_gather_elements, ref_max_unpool, ref_resample,
+                       ref_scale_bias, ref_scatter_elements, ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -632,7 +632,7 @@ def indexing_cases(rng):
     types, negative and out-of-range (clamped) indices, a strided input, and an index
     dimension count of 0 and of 2."""
     cases = []
-    for k, ex in enumerate(ex_gather.EXAMPLES):
+    for k, ex in enumerate(e for e in ex_gather.EXAMPLES if e.page == "DML_GATHER_OPERATOR_DESC"):
         x, idx = ex.inputs["InputTensor"], ex.inputs["IndicesTensor"]
         axis = ex.params["Axis"]
         want = ex.expected["OutputTensor"]
@@ -659,6 +659,40 @@ def indexing_cases(rng):
     cases.append(Case("GATHER FLOAT32 IndexDimensions 0 (one index, a leading 1)", "GATHER",
                       [input_tensor(x), input_tensor(idx)], [output_tensor(ref_gather(x, -2, 2)[None])], axis=2,
                       index_dimensions=0))
+    cases += elements_cases(rng)
+    return cases
+
+
+def elements_cases(rng):
+    """GATHER_ELEMENTS and SCATTER_ELEMENTS: the pages' worked examples, then every data type
+    with one of the four index types, indices in and out of range (clamped by the gather,
+    skipped by the scatter), a strided input, and duplicates in the scatter."""
+    cases = []
+    for ex in ex_gather.EXAMPLES:
+        op = ex.name.split()[0]
+        if op not in ("GATHER_ELEMENTS", "SCATTER_ELEMENTS"):
+            continue
+        ins = [input_tensor(ex.inputs[k]) for k in ("InputTensor", "IndicesTensor", "UpdatesTensor") if k in ex.inputs]
+        cases.append(Case(f"page {ex.name.split(' (')[0]}", op, ins, [output_tensor(ex.expected["OutputTensor"])],
+                          axis=ex.params["Axis"]))
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        idx_dtype = (np.int32, np.int64, np.uint32, np.uint64)[k % 4]
+        x = random_values(rng, (4, 5, 3), dtype)
+        axis = k % 3
+        n = x.shape[axis]
+        ishape = list(x.shape)
+        ishape[axis] = 4
+        lo = -n - 2 if np.dtype(idx_dtype).kind == "i" else 0
+        idx = rng.integers(lo, n + 2, ishape).astype(idx_dtype)
+        iname = DML_TYPE[np.dtype(idx_dtype)]
+        cases.append(Case(f"GATHER_ELEMENTS {name} {iname} indices, Axis {axis}, clamped", "GATHER_ELEMENTS",
+                          [input_tensor(x, [1, 12, 4], rng), input_tensor(idx)],
+                          [output_tensor(ref_gather_elements(x, idx, axis))], axis=axis))
+        u = random_values(rng, ishape, dtype)
+        cases.append(Case(f"SCATTER_ELEMENTS {name} {iname} indices, Axis {axis}, out of range skipped",
+                          "SCATTER_ELEMENTS", [input_tensor(x, [1, 12, 4], rng), input_tensor(idx), input_tensor(u)],
+                          [output_tensor(ref_scatter_elements(x, idx, u, axis))], axis=axis))
     return cases
 
 

@@ -124,6 +124,8 @@ typedef struct vec_descs {
         DML_LP_POOLING_OPERATOR_DESC lp;
         DML_LP_POOLING1_OPERATOR_DESC lp1;
         DML_GATHER_OPERATOR_DESC gather;
+        DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
+        DML_SCATTER_ELEMENTS_OPERATOR_DESC scatter;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
         DML_CAST_OPERATOR_DESC cast;
@@ -343,6 +345,19 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.gather.OutputTensor = out[0];
         d->u.gather.Axis = c->axis;
         d->u.gather.IndexDimensions = c->index_dimensions;
+        break;
+    case DML_OPERATOR_GATHER_ELEMENTS:
+        d->u.gather_elements.InputTensor = in[0];
+        d->u.gather_elements.IndicesTensor = in[1];
+        d->u.gather_elements.OutputTensor = out[0];
+        d->u.gather_elements.Axis = c->axis;
+        break;
+    case DML_OPERATOR_SCATTER_ELEMENTS:
+        d->u.scatter.InputTensor = in[0];
+        d->u.scatter.IndicesTensor = in[1];
+        d->u.scatter.UpdatesTensor = in[2];
+        d->u.scatter.OutputTensor = out[0];
+        d->u.scatter.Axis = c->axis;
         break;
     case DML_OPERATOR_AVERAGE_POOLING:
         d->u.ap.InputTensor = in[0];
