@@ -37,7 +37,7 @@ FENCE = re.compile(r"^(?:<!-- readme-test: (?P<marker>[^>]*?) -->\n)?```(?P<lang
 SKIPPED = {
     "pip install .": "installs dmlc (the test runs every other block against the dmlc under test)",
     'pip install ".[docs]"': "installs packages and builds the whole site (CI's stage 4b does)",
-    'pip install ".[test,dask,images]" && pytest tests':
+    'pip install ".[test,dask,images]" && pytest -n auto tests':
         "installs packages and runs the test suite, which runs this file",
     "include/directml_py.h   DirectML's types + the dmlc execution API (the only public header)":
         "a listing of the repository, not a command",
