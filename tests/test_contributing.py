@@ -60,6 +60,10 @@ def test_bench_rows(family):
     tiny-tensor row in dmlc/bench/small.py (the per-call cost)."""
     module = importlib.import_module(f"dmlc.bench.{family}")
     assert callable(module.workloads)
+    from dmlc.bench import BASELINES
+    for w in module.workloads(True):  # the runner times the baselines itself, once per workload
+        names = [c.name for c in w.candidates]
+        assert not set(names) & set(BASELINES), f"{w.group} {w.label}: {names} repeats a baseline"
     with open(os.path.join(PACKAGE, "bench", "small.py"), encoding="utf-8") as f:
         small = f.read()
     assert f"{family}._" in small, f"dmlc/bench/small.py has no row of {family}"

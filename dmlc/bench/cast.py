@@ -4,7 +4,7 @@ PyTorch's .to, ONNX Runtime's Cast and a one-thread memcpy of the larger array's
 import numpy as np
 
 import dmlc
-from dmlc.bench import Candidate, Workload, memcpy_candidate, optional_ort, optional_torch, ort_runner
+from dmlc.bench import Candidate, Workload, optional_ort, optional_torch, ort_runner
 
 
 def onnx_cast(src, dst, shape):
@@ -26,7 +26,6 @@ def _workload(src, dst, shape, torch, ort):
         Candidate("dmlc out=", lambda: (lambda: dmlc.cast(x, dst, out=out))),
         Candidate("numpy astype", lambda: (lambda: x.astype(dst))),
         Candidate("numpy copyto", lambda: (lambda: np.copyto(out, x, casting="unsafe"))),
-        memcpy_candidate(max(x.nbytes, out.nbytes)),
     ]
     if torch is not None:
         tx, tout = torch.from_numpy(x), torch.from_numpy(out)

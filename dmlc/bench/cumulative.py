@@ -5,7 +5,7 @@ CumProd) and a memcpy of the input."""
 import numpy as np
 
 import dmlc
-from dmlc.bench import Candidate, Workload, memcpy_candidate, optional_ort, optional_torch, ort_runner
+from dmlc.bench import Candidate, Workload, optional_ort, optional_torch, ort_runner
 from dmlc.bench.element_wise_identity import _elem
 
 
@@ -28,7 +28,6 @@ def _workload(name, dtype, shape, axis, torch, ort):
         Candidate("dmlc", lambda: (lambda: fn(x, axis))),
         Candidate("dmlc out=", lambda: (lambda: fn(x, axis, out=out))),
         Candidate(f"numpy {name}", lambda: (lambda: npfn(x, axis, dtype=x.dtype))),
-        memcpy_candidate(x.nbytes),
     ]
     if torch is not None:
         tx, tout = torch.from_numpy(x), torch.from_numpy(np.empty_like(x))

@@ -4,7 +4,7 @@ the output's bytes."""
 import numpy as np
 
 import dmlc
-from dmlc.bench import Candidate, Workload, memcpy_candidate, optional_ort, optional_torch, ort_runner
+from dmlc.bench import Candidate, Workload, optional_ort, optional_torch, ort_runner
 
 
 def onnx_range(dtype, n, start, delta):
@@ -25,7 +25,6 @@ def _sequence(dtype, n, torch, ort):
         Candidate("dmlc", lambda: (lambda: dmlc.fill_sequence(n, start, delta, dtype))),
         Candidate("dmlc out=", lambda: (lambda: dmlc.fill_sequence(n, start, delta, dtype, out=out))),
         Candidate("numpy arange", lambda: (lambda: np.arange(start, start + n * delta, delta, dtype))),
-        memcpy_candidate(out.nbytes),
     ]
     if torch is not None:
         tdt = torch.from_numpy(np.empty(0, dtype)).dtype
@@ -50,7 +49,6 @@ def _constant(dtype, shape, torch):
         Candidate("dmlc out=", lambda: (lambda: dmlc.fill_constant(shape, 7, dtype, out=out))),
         Candidate("numpy full", lambda: (lambda: np.full(shape, 7, dtype))),
         Candidate("numpy fill", lambda: (lambda: out.fill(7))),
-        memcpy_candidate(out.nbytes),
     ]
     if torch is not None:
         tout = torch.from_numpy(out)

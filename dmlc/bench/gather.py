@@ -6,7 +6,7 @@ torch.gather / torch.scatter and ONNX Runtime's GatherElements / ScatterElements
 import numpy as np
 
 import dmlc
-from dmlc.bench import Candidate, Workload, memcpy_candidate, optional_ort, optional_torch, ort_runner
+from dmlc.bench import Candidate, Workload, optional_ort, optional_torch, ort_runner
 
 
 def onnx_model(dtype, x_shape, i_shape, axis):
@@ -64,7 +64,6 @@ def _elements_workload(name, dtype, x_shape, i_shape, axis, torch, ort):
             Candidate("dmlc out=", lambda: (lambda: dmlc.gather_elements(x, i, axis, out=y))),
             Candidate("numpy", lambda: (lambda: np.take_along_axis(x, i, axis))),
         ]
-    cands.append(memcpy_candidate(y.nbytes))
     if torch is not None:
         def make_torch():
             tx, ti = torch.from_numpy(x), torch.from_numpy(i)
@@ -100,7 +99,6 @@ def _workload(name, dtype, x_shape, i_shape, axis, torch, ort):
         Candidate("dmlc out=", lambda: (lambda: dmlc.gather(x, i, axis, out=y))),
         Candidate("numpy", lambda: (lambda: np.take(x, i, axis))),
         Candidate("numpy out=", lambda: (lambda: np.take(x, i, axis, out=y))),
-        memcpy_candidate(y.nbytes),
     ]
     if torch is not None:
         def make_torch():
