@@ -1,6 +1,6 @@
 """DML_OPERATOR_GATHER as a C caller drives it: raw descs through cffi and ctypes, the four
 index types, IndexDimensions 0 to D, strides and broadcasts on every tensor, clamped
-out-of-range indices, dmlcInferOutputSizes, the page's example 3 as printed, threads, and
+out-of-range indices, dmlcInferOutputSizes, the page's examples 3 to 5 as printed, threads, and
 malformed descs with their messages."""
 import ctypes
 import threading
@@ -166,6 +166,23 @@ def test_page_example_3_as_printed_is_refused():
     desc1 = gather_desc(raw, raw.tensor_for(x32), raw.tensor_for(idx), raw.tensor_for(y), 1, 1)
     assert execute(desc1, [x32, idx], [y]) == (0, "")
     np.testing.assert_array_equal(y, [[2, 1], [4, 3], [6, 5]])
+
+
+@pytest.mark.parametrize("axis, x, idx, expected", [
+    (2, np.arange(1, 10, dtype=np.float32).reshape(1, 3, 3), np.array([[[0, 2]]], np.uint32),
+     [[[1, 3]], [[4, 6]], [[7, 9]]]),
+    (1, np.arange(1, 7, dtype=np.float32).reshape(1, 3, 2), np.array([[[0, 1], [1, 2]]], np.uint32),
+     [[[1, 2], [3, 4]], [[3, 4], [5, 6]]]),
+], ids=["example4", "example5"])
+def test_page_examples_4_and_5_run_as_printed(axis, x, idx, expected):
+    """DirectML's examples 4 and 5 (IndexDimensions 2 over 3-D tensors): the gathered shape
+    has four entries and its leading 1 is dropped to fit the printed {3,1,2} and {2,2,2}."""
+    raw = Raw()
+    y = np.full(np.shape(expected), -1, np.float32)
+    desc = gather_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(y), axis, 2)
+    assert execute(desc, [x, idx], [y]) == (0, "")
+    np.testing.assert_array_equal(y, expected)
+    np.testing.assert_array_equal(y, ref_gather(x, idx, axis, 2))
 
 
 def test_create_once_execute_from_many_threads(rng):

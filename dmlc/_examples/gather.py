@@ -1,9 +1,12 @@
 """Examples for DML_GATHER, DML_GATHER_ELEMENTS and DML_SCATTER (SCATTER_ELEMENTS),
-transcribed from DirectML's pages.  GATHER: the page's first three worked examples.  The
+transcribed from DirectML's pages.  GATHER: the page's five worked examples.  The
 page's example 3 prints IndexDimensions 2 for indices of sizes {1, 2}, but
 its own size rule needs 1 there: with 2, the gathered shape {3} ++ {1, 2} has a first entry
 3 that would have to be 1, and the core refuses the desc (tests/test_gather_raw.py checks
 that); the output printed is the IndexDimensions 1 result, which is what runs here.
+Examples 4 and 5 are headed "2D, Axis 1" and "2D, Axis 0" but their descs say Axis 2 and
+Axis 1 over 3-D tensors; the descs, their pseudocode and their outputs agree, and they run
+as printed (the gathered shape's leading 1 is dropped to keep three dimensions).
 GATHER_ELEMENTS' example prints its OutputTensor's DataType as UINT32 over FLOAT32 data; the
 output has the input's type, FLOAT32.  SCATTER's example 2 prints InputTensor Sizes {2,3}
 above a 3x3 input (and a 3x3 output): the input is {3,3}.  Its example 1 sends two updates
@@ -19,9 +22,12 @@ PAGE = "DML_GATHER_OPERATOR_DESC"
 def _example(number, title, axis, index_dimensions, x, indices, expected):
     def run(inputs):
         # dmlc.gather takes the indices' own shape; the page's leading 1s of IndicesTensor
-        # (only its last IndexDimensions sizes count) are dropped first.
+        # (only its last IndexDimensions sizes count) are dropped first, and the result is
+        # given the page's OutputTensor sizes (the desc drops the gathered shape's leading 1s).
         ix = inputs["IndicesTensor"]
-        return {"OutputTensor": dmlc.gather(inputs["InputTensor"], ix.reshape(ix.shape[ix.ndim - 1:]), axis)}
+        k = index_dimensions if isinstance(index_dimensions, int) else 1
+        y = dmlc.gather(inputs["InputTensor"], ix.reshape(ix.shape[ix.ndim - k:]), axis)
+        return {"OutputTensor": y.reshape(np.shape(expected))}
 
     return Example(
         name=f"GATHER example {number} ({title})",
@@ -45,6 +51,14 @@ EXAMPLES = [
     # output[y, x] = input[y, indices[x]]: columns swapped
     _example(3, "2-D, Axis 1, columns swapped; the page prints IndexDimensions 2, its size rule needs 1", 1,
              "2 on the page, 1 by its size rule", _X32, np.array([[1, 0]], np.uint32), [[2, 1], [4, 3], [6, 5]]),
+    # output[z, y, x] = input[0, z, indices[y, x]]: columns 0 and 2 of every row
+    _example(4, "3-D, Axis 2, nested indices; the page's heading says 2-D, Axis 1", 2, 2,
+             np.arange(1, 10, dtype=np.float32).reshape(1, 3, 3), np.array([[[0, 2]]], np.uint32),
+             [[[1, 3]], [[4, 6]], [[7, 9]]]),
+    # output[z, y, x] = input[0, indices[z, y], x]: rows 0, 1 then rows 1, 2
+    _example(5, "3-D, Axis 1, nested indices; the page's heading says 2-D, Axis 0", 1, 2,
+             _X32.reshape(1, 3, 2), np.array([[[0, 1], [1, 2]]], np.uint32),
+             [[[1, 2], [3, 4]], [[3, 4], [5, 6]]]),
 ]
 
 
