@@ -190,6 +190,10 @@ typedef struct dmlc_family {
 } dmlc_family;
 HRESULT dmlc_lookup(const char* who, const DML_OPERATOR_DESC* desc, const char** name, dmlc_family* family);
 
+/* AxisDirection must be DML_AXIS_DIRECTION_INCREASING or _DECREASING: the one check of
+ * every operator with the field (src/ops/argminmax.c). */
+HRESULT dmlc_axis_direction_check(const char* opname, DML_AXIS_DIRECTION direction);
+
 /* ---- The desc layouts (src/schema.def, src/schema.h) -------------------------------------
  * dmlc_schema_check: what holds for every operator before its family reads the desc: each
  * array a count says is non-empty is there (not NULL).  type has a schema entry (every

@@ -186,99 +186,60 @@ static inline int64_t key_u64(uint64_t v) { return (int64_t)(v ^ ((uint64_t)1 <<
         *idx = bi;                                                                                               \
     }
 
-/* FLOAT32's block extreme with AVX2 where the CPU has it: min/max instructions ignore a
+/* FLOAT32's and FLOAT64's block extreme with AVX2 where the CPU has it (the compiler does
+ * not vectorise a float maximum that must keep NaN's rule): min/max instructions ignore a
  * NaN (they return the accumulator), and an unordered (ordered) compare says whether the
  * block met a NaN (a number).  Returns 0 where it does not apply, and the portable loop
- * runs. */
+ * runs.  VEC is the 256-bit vector type, SUF the intrinsics' suffix (ps, pd), LANES its
+ * element count. */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #  include <immintrin.h>
 #  define AM_HAVE_AVX2 1
-__attribute__((target("avx2"))) static int am_fast_f32(const am_state* st, const float* x, uint64_t n, int32_t* key)
-{
-    const int least = st->mask != 0;
-    __m256 v0 = _mm256_set1_ps(least ? INFINITY : -INFINITY), v1 = v0;
-    __m256 f0 = _mm256_setzero_ps(), f1 = f0;
-    float lanes[8], v;
-    int flag;
-    uint64_t i = 0;
-    if (!st->avx2) return 0;
-    if (least) {
-        for (; i + 16 <= n; i += 16) {
-            const __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(x + i + 8);
-            v0 = _mm256_min_ps(a, v0);
-            v1 = _mm256_min_ps(b, v1);
-            f0 = _mm256_or_ps(f0, _mm256_cmp_ps(a, a, _CMP_ORD_Q));
-            f1 = _mm256_or_ps(f1, _mm256_cmp_ps(b, b, _CMP_ORD_Q));
-        }
-        v0 = _mm256_min_ps(v0, v1);
-    } else {
-        for (; i + 16 <= n; i += 16) {
-            const __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(x + i + 8);
-            v0 = _mm256_max_ps(a, v0);
-            v1 = _mm256_max_ps(b, v1);
-            f0 = _mm256_or_ps(f0, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
-            f1 = _mm256_or_ps(f1, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
-        }
-        v0 = _mm256_max_ps(v0, v1);
+#  define AM_FAST_FLOAT(NAME, T, KEYT, KEY, VEC, SUF, LANES)                                                      \
+    __attribute__((target("avx2"))) static int NAME(const am_state* st, const T* x, uint64_t n, KEYT* key)        \
+    {                                                                                                            \
+        const int least = st->mask != 0;                                                                         \
+        VEC v0 = _mm256_set1_##SUF(least ? INFINITY : -INFINITY), v1 = v0;                                       \
+        VEC f0 = _mm256_setzero_##SUF(), f1 = f0;                                                                \
+        T lanes[LANES], v;                                                                                       \
+        int flag;                                                                                                \
+        uint64_t i = 0;                                                                                          \
+        if (!st->avx2) return 0;                                                                                 \
+        if (least) {                                                                                             \
+            for (; i + 2 * LANES <= n; i += 2 * LANES) {                                                         \
+                const VEC a = _mm256_loadu_##SUF(x + i), b = _mm256_loadu_##SUF(x + i + LANES);                  \
+                v0 = _mm256_min_##SUF(a, v0);                                                                    \
+                v1 = _mm256_min_##SUF(b, v1);                                                                    \
+                f0 = _mm256_or_##SUF(f0, _mm256_cmp_##SUF(a, a, _CMP_ORD_Q));                                    \
+                f1 = _mm256_or_##SUF(f1, _mm256_cmp_##SUF(b, b, _CMP_ORD_Q));                                    \
+            }                                                                                                    \
+            v0 = _mm256_min_##SUF(v0, v1);                                                                       \
+        } else {                                                                                                 \
+            for (; i + 2 * LANES <= n; i += 2 * LANES) {                                                         \
+                const VEC a = _mm256_loadu_##SUF(x + i), b = _mm256_loadu_##SUF(x + i + LANES);                  \
+                v0 = _mm256_max_##SUF(a, v0);                                                                    \
+                v1 = _mm256_max_##SUF(b, v1);                                                                    \
+                f0 = _mm256_or_##SUF(f0, _mm256_cmp_##SUF(a, a, _CMP_UNORD_Q));                                  \
+                f1 = _mm256_or_##SUF(f1, _mm256_cmp_##SUF(b, b, _CMP_UNORD_Q));                                  \
+            }                                                                                                    \
+            v0 = _mm256_max_##SUF(v0, v1);                                                                       \
+        }                                                                                                        \
+        flag = _mm256_movemask_##SUF(_mm256_or_##SUF(f0, f1)) != 0;                                              \
+        _mm256_storeu_##SUF(lanes, v0);                                                                          \
+        v = lanes[0];                                                                                            \
+        for (int k = 1; k < LANES; ++k) v = least ? (lanes[k] < v ? lanes[k] : v) : (lanes[k] > v ? lanes[k] : v); \
+        for (; i < n; ++i) {                                                                                     \
+            if (least ? x[i] < v : x[i] > v) v = x[i];                                                           \
+            flag |= least ? x[i] == x[i] : x[i] != x[i];                                                         \
+        }                                                                                                        \
+        if (least)                                                                                               \
+            *key = flag ? (KEYT)~KEY(v) : (KEYT)~KEY(NAN);                                                       \
+        else                                                                                                     \
+            *key = flag ? (KEYT)KEY(NAN) : (KEYT)KEY(v);                                                         \
+        return 1;                                                                                                \
     }
-    flag = _mm256_movemask_ps(_mm256_or_ps(f0, f1)) != 0;
-    _mm256_storeu_ps(lanes, v0);
-    v = lanes[0];
-    for (int k = 1; k < 8; ++k) v = least ? (lanes[k] < v ? lanes[k] : v) : (lanes[k] > v ? lanes[k] : v);
-    for (; i < n; ++i) {
-        if (least ? x[i] < v : x[i] > v) v = x[i];
-        flag |= least ? x[i] == x[i] : x[i] != x[i];
-    }
-    if (least)
-        *key = flag ? (int32_t)~key_f32(v) : (int32_t)~key_f32(NAN);
-    else
-        *key = flag ? (int32_t)key_f32(NAN) : (int32_t)key_f32(v);
-    return 1;
-}
-/* FLOAT64's, the same with four lanes (the compiler does not vectorise a float maximum
- * that must keep NaN's rule). */
-__attribute__((target("avx2"))) static int am_fast_f64(const am_state* st, const double* x, uint64_t n, int64_t* key)
-{
-    const int least = st->mask != 0;
-    __m256d v0 = _mm256_set1_pd(least ? INFINITY : -INFINITY), v1 = v0;
-    __m256d f0 = _mm256_setzero_pd(), f1 = f0;
-    double lanes[4], v;
-    int flag;
-    uint64_t i = 0;
-    if (!st->avx2) return 0;
-    if (least) {
-        for (; i + 8 <= n; i += 8) {
-            const __m256d a = _mm256_loadu_pd(x + i), b = _mm256_loadu_pd(x + i + 4);
-            v0 = _mm256_min_pd(a, v0);
-            v1 = _mm256_min_pd(b, v1);
-            f0 = _mm256_or_pd(f0, _mm256_cmp_pd(a, a, _CMP_ORD_Q));
-            f1 = _mm256_or_pd(f1, _mm256_cmp_pd(b, b, _CMP_ORD_Q));
-        }
-        v0 = _mm256_min_pd(v0, v1);
-    } else {
-        for (; i + 8 <= n; i += 8) {
-            const __m256d a = _mm256_loadu_pd(x + i), b = _mm256_loadu_pd(x + i + 4);
-            v0 = _mm256_max_pd(a, v0);
-            v1 = _mm256_max_pd(b, v1);
-            f0 = _mm256_or_pd(f0, _mm256_cmp_pd(a, a, _CMP_UNORD_Q));
-            f1 = _mm256_or_pd(f1, _mm256_cmp_pd(b, b, _CMP_UNORD_Q));
-        }
-        v0 = _mm256_max_pd(v0, v1);
-    }
-    flag = _mm256_movemask_pd(_mm256_or_pd(f0, f1)) != 0;
-    _mm256_storeu_pd(lanes, v0);
-    v = lanes[0];
-    for (int k = 1; k < 4; ++k) v = least ? (lanes[k] < v ? lanes[k] : v) : (lanes[k] > v ? lanes[k] : v);
-    for (; i < n; ++i) {
-        if (least ? x[i] < v : x[i] > v) v = x[i];
-        flag |= least ? x[i] == x[i] : x[i] != x[i];
-    }
-    if (least)
-        *key = flag ? ~key_f64(v) : ~key_f64(NAN);
-    else
-        *key = flag ? key_f64(NAN) : key_f64(v);
-    return 1;
-}
+AM_FAST_FLOAT(am_fast_f32, float, int32_t, key_f32, __m256, ps, 8)
+AM_FAST_FLOAT(am_fast_f64, double, int64_t, key_f64, __m256d, pd, 4)
 #else
 #  define AM_HAVE_AVX2 0
 static int am_fast_f64(const am_state* st, const double* x, uint64_t n, int64_t* key)
@@ -483,10 +444,8 @@ static HRESULT validate(const char* opname, const am_args* a, const dmlc_tensor*
         mask |= 1u << a->axes[i];
         reduced *= in->sizes[a->axes[i]];
     }
-    if ((unsigned)a->direction > DML_AXIS_DIRECTION_DECREASING)
-        return dmlc_fail(E_INVALIDARG, opname,
-                         "AxisDirection is %d, expected 0 (DML_AXIS_DIRECTION_INCREASING) or 1 "
-                         "(DML_AXIS_DIRECTION_DECREASING)", (int)a->direction);
+    if (FAILED(hr = dmlc_axis_direction_check(opname, a->direction)))
+        return hr;
     dmlc_shape_rank(sh, 0, in->ndim);
     for (UINT d = 0; d < in->ndim; ++d) {
         if (mask & (1u << d))
@@ -515,6 +474,17 @@ static HRESULT validate(const char* opname, const am_args* a, const dmlc_tensor*
                              "%llu - 1)", dmlc_data_type_name(out->type, buf), (unsigned long long)(reduced - 1),
                              (unsigned long long)reduced);
     }
+    return S_OK;
+}
+
+/* AxisDirection's check, shared by every operator that has the field (ARGMIN/ARGMAX,
+ * the cumulative operators). */
+HRESULT dmlc_axis_direction_check(const char* opname, DML_AXIS_DIRECTION direction)
+{
+    if ((unsigned)direction > DML_AXIS_DIRECTION_DECREASING)
+        return dmlc_fail(E_INVALIDARG, opname,
+                         "AxisDirection is %d, expected 0 (DML_AXIS_DIRECTION_INCREASING) or 1 "
+                         "(DML_AXIS_DIRECTION_DECREASING)", (int)direction);
     return S_OK;
 }
 
