@@ -118,6 +118,7 @@ def test_long_rows_and_columns_across_threads(rng):
     """Sequences longer than a block and many sequences side by side (the kernel's blocks
     of columns, shared out across threads), with 1 thread and with the default."""
     rows = rng.standard_normal((3, 70001)).astype(np.float32)
+    eights = rng.uniform(0.99, 1.01, (17, 5003))  # two blocks of 8 rows walked in step, and one row
     cols = rng.integers(-100, 100, (700, 1000)).astype(np.int32)
     before = dmlc.get_num_threads()
     try:
@@ -127,6 +128,8 @@ def test_long_rows_and_columns_across_threads(rng):
             assert_same_bits(dmlc.cumsum(rows, 1, reverse=True, exclusive=True),
                              ref_cumulative(rows, 1, False, True, True))
             assert_same_bits(dmlc.cumsum(cols, 0), np.cumsum(cols, 0, dtype=np.int32))
+            assert_same_bits(dmlc.cumprod(eights, 1), np.cumprod(eights, 1))
+            assert_same_bits(dmlc.cumprod(eights, 1, reverse=True), ref_cumulative(eights, 1, True, False, True))
             assert_same_bits(dmlc.cumprod(cols, 0, exclusive=True), ref_cumulative(cols, 0, True, True))
     finally:
         dmlc.set_num_threads(0 if before == dmlc.get_num_threads() else before)

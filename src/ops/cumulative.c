@@ -83,6 +83,24 @@ struct cu_state {
             }                                                                                                    \
             return;                                                                                              \
         }                                                                                                        \
+        if (m == CU_INTERLEAVE && !st->exclusive && (ii != 1 || oi != 1)) {                                     \
+            /* CU_INTERLEAVE contiguous sequences in step, their accumulators in registers */                    \
+            A r0, r1, r2, r3, r4, r5, r6, r7;                                                                    \
+            r0 = LOAD(in[0]), r1 = LOAD(in[ii]), r2 = LOAD(in[2 * ii]), r3 = LOAD(in[3 * ii]);                    \
+            r4 = LOAD(in[4 * ii]), r5 = LOAD(in[5 * ii]), r6 = LOAD(in[6 * ii]), r7 = LOAD(in[7 * ii]);          \
+            for (uint64_t i = 0;;) {                                                                             \
+                T* y = out + (int64_t)i * oa;                                                                    \
+                const T* x;                                                                                      \
+                y[0] = STORE(r0), y[oi] = STORE(r1), y[2 * oi] = STORE(r2), y[3 * oi] = STORE(r3);               \
+                y[4 * oi] = STORE(r4), y[5 * oi] = STORE(r5), y[6 * oi] = STORE(r6), y[7 * oi] = STORE(r7);      \
+                if (++i == n) break;                                                                             \
+                x = in + (int64_t)i * ia;                                                                        \
+                r0 = (A)OP(r0, LOAD(x[0])), r1 = (A)OP(r1, LOAD(x[ii])), r2 = (A)OP(r2, LOAD(x[2 * ii]));        \
+                r3 = (A)OP(r3, LOAD(x[3 * ii])), r4 = (A)OP(r4, LOAD(x[4 * ii])), r5 = (A)OP(r5, LOAD(x[5 * ii])); \
+                r6 = (A)OP(r6, LOAD(x[6 * ii])), r7 = (A)OP(r7, LOAD(x[7 * ii]));                                \
+            }                                                                                                    \
+            return;                                                                                              \
+        }                                                                                                        \
         {   /* m sequences side by side, one row per step: the j loops vectorise */                             \
             A acc[CU_BLOCK];                                                                                     \
             for (uint64_t j = 0; j < m; ++j) {                                                                   \
