@@ -58,6 +58,18 @@ struct cu_state {
 #define CU_LOAD_HALF(v) dmlc_half_to_float_inline(v)
 #define CU_STORE_HALF(v) dmlc_float_to_half_inline(v)
 
+/* The CU_INTERLEAVE lanes written out, so that r[] has constant indices and stays in
+ * registers: S(lane, A, F, G) for each. */
+#if CU_INTERLEAVE != 8
+#  error "CU_LANES writes out CU_INTERLEAVE lanes"
+#endif
+#define CU_LANES(S, A, F, G) S(0, A, F, G) S(1, A, F, G) S(2, A, F, G) S(3, A, F, G) \
+                             S(4, A, F, G) S(5, A, F, G) S(6, A, F, G) S(7, A, F, G)
+#define CU_LANE_ONE(J, A, STORE, ONE) y[(J) * oi] = STORE((A)(ONE));
+#define CU_LANE_FIRST(J, A, LOAD, G) r[J] = LOAD(in[(J) * ii]);
+#define CU_LANE_STORE(J, A, STORE, G) y[(J) * oi] = STORE(r[J]);
+#define CU_LANE_STEP(J, A, LOAD, OP) r[J] = (A)OP(r[J], LOAD(x[(J) * ii]));
+
 #define CU_SCAN(NAME, T, A, LOAD, STORE, OP, ONE, DIRECT)                                                             \
     static void cu_scan_##NAME(const cu_state* st, const char* in_bytes, char* out_bytes, uint64_t m)           \
     {                                                                                                            \
@@ -83,21 +95,21 @@ struct cu_state {
             }                                                                                                    \
             return;                                                                                              \
         }                                                                                                        \
-        if (m == CU_INTERLEAVE && !st->exclusive && (ii != 1 || oi != 1)) {                                     \
-            /* CU_INTERLEAVE contiguous sequences in step, their accumulators in registers */                    \
-            A r0, r1, r2, r3, r4, r5, r6, r7;                                                                    \
-            r0 = LOAD(in[0]), r1 = LOAD(in[ii]), r2 = LOAD(in[2 * ii]), r3 = LOAD(in[3 * ii]);                    \
-            r4 = LOAD(in[4 * ii]), r5 = LOAD(in[5 * ii]), r6 = LOAD(in[6 * ii]), r7 = LOAD(in[7 * ii]);          \
-            for (uint64_t i = 0;;) {                                                                             \
-                T* y = out + (int64_t)i * oa;                                                                    \
-                const T* x;                                                                                      \
-                y[0] = STORE(r0), y[oi] = STORE(r1), y[2 * oi] = STORE(r2), y[3 * oi] = STORE(r3);               \
-                y[4 * oi] = STORE(r4), y[5 * oi] = STORE(r5), y[6 * oi] = STORE(r6), y[7 * oi] = STORE(r7);      \
-                if (++i == n) break;                                                                             \
-                x = in + (int64_t)i * ia;                                                                        \
-                r0 = (A)OP(r0, LOAD(x[0])), r1 = (A)OP(r1, LOAD(x[ii])), r2 = (A)OP(r2, LOAD(x[2 * ii]));        \
-                r3 = (A)OP(r3, LOAD(x[3 * ii])), r4 = (A)OP(r4, LOAD(x[4 * ii])), r5 = (A)OP(r5, LOAD(x[5 * ii])); \
-                r6 = (A)OP(r6, LOAD(x[6 * ii])), r7 = (A)OP(r7, LOAD(x[7 * ii]));                                \
+        if (m == CU_INTERLEAVE && (ii != 1 || oi != 1)) {                                                      \
+            /* CU_INTERLEAVE contiguous sequences in step, their accumulators in registers: r    \
+             * holds acc_k, written to row k (inclusive) or k + 1 (exclusive, row 0 is ONE) */     \
+            const uint64_t e = st->exclusive ? 1 : 0;                                                            \
+            A r[CU_INTERLEAVE];                                                                                  \
+            T* y = out;                                                                                          \
+            const T* x;                                                                                          \
+            if (e) { CU_LANES(CU_LANE_ONE, A, STORE, ONE) }                                                      \
+            CU_LANES(CU_LANE_FIRST, A, LOAD, _)                                                                  \
+            for (uint64_t k = 0; k + e < n;) {                                                                   \
+                y = out + (int64_t)(k + e) * oa;                                                                 \
+                CU_LANES(CU_LANE_STORE, A, STORE, _)                                                             \
+                if (++k + e >= n) break;                                                                         \
+                x = in + (int64_t)k * ia;                                                                        \
+                CU_LANES(CU_LANE_STEP, A, LOAD, OP)                                                              \
             }                                                                                                    \
             return;                                                                                              \
         }                                                                                                        \
