@@ -190,13 +190,28 @@ struct tk_state {
 #define tk_key_u32(p) ((uint64_t)*(const uint32_t*)(const void*)(p))
 #define tk_key_u64(p) (*(const uint64_t*)(const void*)(p))
 
-#define TK_SCAN(NAME, T)                                                                                          \
+/* The same order in the element's own width (NK, signed or unsigned), for the block test
+ * below: an integer is its own key, a float its order key (dmlc_key_*, which fits NK). */
+#define tk_nk_f32(v) ((int32_t)dmlc_key_f32(v))
+#define tk_nk_f64(v) dmlc_key_f64(v)
+#define tk_nk_f16(v) ((int32_t)dmlc_key_f16(v))
+#define tk_nk_same(v) (v)
+
+/* In heap mode the elements come in blocks of TK_BLOCK: a block's greatest narrow key (a
+ * branch-free loop the compiler vectorises for unit strides) is compared with the heap's
+ * worst, and only a block holding a better element is walked pair by pair.  For most
+ * blocks of a long row that is one compare.  (Flipping with all ones reverses the order of
+ * a signed or an unsigned NK alike.) */
+#define TK_BLOCK 64
+#define TK_SCAN(NAME, T, NK, NKEY)                                                                                \
     static void tk_scan_##NAME(const tk_state* st, const char* seq, int64_t stride, uint64_t c0, uint64_t c1,    \
                                uint64_t k, tk_pair* h, int heap)                                                  \
     {                                                                                                             \
         const T* x = (const T*)(const void*)seq;                                                                  \
         const uint64_t flip = st->flip;                                                                           \
+        const NK nflip = (NK)flip;                                                                                \
         uint64_t i = c0, worst;                                                                                   \
+        NK nworst;                                                                                                \
         for (; i < c0 + k; ++i) {                                                                                 \
             h[i - c0].key = tk_key_##NAME(&x[(int64_t)i * stride]) ^ flip;                                        \
             h[i - c0].idx = i;                                                                                    \
@@ -204,27 +219,47 @@ struct tk_state {
         if (!heap) return;                                                                                        \
         heap_make(h, k);                                                                                          \
         worst = h[0].key;                                                                                         \
-        for (; i < c1; ++i) {                                                                                     \
-            const uint64_t key = tk_key_##NAME(&x[(int64_t)i * stride]) ^ flip;                                   \
-            if (DMLC_UNLIKELY(key > worst)) { /* an equal key comes later: worse */                               \
-                h[0].key = key;                                                                                   \
-                h[0].idx = i;                                                                                     \
-                heap_down(h, k, 0);                                                                               \
-                worst = h[0].key;                                                                                 \
+        nworst = (NK)(NKEY(x[(int64_t)h[0].idx * stride]) ^ nflip);                                               \
+        while (i < c1) {                                                                                          \
+            const uint64_t e = c1 - i < TK_BLOCK ? c1 : i + TK_BLOCK;                                             \
+            NK m = (NK)(NKEY(x[(int64_t)i * stride]) ^ nflip);                                                    \
+            if (stride == 1) {                                                                                    \
+                for (uint64_t j = i + 1; j < e; ++j) {                                                            \
+                    const NK v = (NK)(NKEY(x[j]) ^ nflip);                                                        \
+                    m = v > m ? v : m;                                                                            \
+                }                                                                                                 \
+            } else {                                                                                              \
+                for (uint64_t j = i + 1; j < e; ++j) {                                                            \
+                    const NK v = (NK)(NKEY(x[(int64_t)j * stride]) ^ nflip);                                      \
+                    m = v > m ? v : m;                                                                            \
+                }                                                                                                 \
             }                                                                                                     \
+            if (m > nworst) {                                                                                     \
+                for (; i < e; ++i) {                                                                              \
+                    const uint64_t key = tk_key_##NAME(&x[(int64_t)i * stride]) ^ flip;                           \
+                    if (key > worst) { /* an equal key comes later: worse */                                      \
+                        h[0].key = key;                                                                           \
+                        h[0].idx = i;                                                                             \
+                        heap_down(h, k, 0);                                                                       \
+                        worst = h[0].key;                                                                         \
+                    }                                                                                             \
+                }                                                                                                 \
+                nworst = (NK)(NKEY(x[(int64_t)h[0].idx * stride]) ^ nflip);                                       \
+            }                                                                                                     \
+            i = e;                                                                                                \
         }                                                                                                         \
     }
-TK_SCAN(f32, float)
-TK_SCAN(f64, double)
-TK_SCAN(f16, uint16_t)
-TK_SCAN(i8, int8_t)
-TK_SCAN(i16, int16_t)
-TK_SCAN(i32, int32_t)
-TK_SCAN(i64, int64_t)
-TK_SCAN(u8, uint8_t)
-TK_SCAN(u16, uint16_t)
-TK_SCAN(u32, uint32_t)
-TK_SCAN(u64, uint64_t)
+TK_SCAN(f32, float, int32_t, tk_nk_f32)
+TK_SCAN(f64, double, int64_t, tk_nk_f64)
+TK_SCAN(f16, uint16_t, int32_t, tk_nk_f16)
+TK_SCAN(i8, int8_t, int8_t, tk_nk_same)
+TK_SCAN(i16, int16_t, int16_t, tk_nk_same)
+TK_SCAN(i32, int32_t, int32_t, tk_nk_same)
+TK_SCAN(i64, int64_t, int64_t, tk_nk_same)
+TK_SCAN(u8, uint8_t, uint8_t, tk_nk_same)
+TK_SCAN(u16, uint16_t, uint16_t, tk_nk_same)
+TK_SCAN(u32, uint32_t, uint32_t, tk_nk_same)
+TK_SCAN(u64, uint64_t, uint64_t, tk_nk_same)
 
 /* Values move as unsigned integers of their size: bits kept (NaN payloads, -0.0). */
 #define TK_GATHER(BITS)                                                                                           \
