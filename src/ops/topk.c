@@ -12,15 +12,17 @@
  * (the order key, complemented for INCREASING); a pair is better than another with a
  * greater key, or the same key and a smaller j.  Example, DECREASING over {2, 7, 7, 1}
  * with K 2: pairs (2,0) (7,1) (7,2) (1,3); the best two are (7,1) then (7,2).
- * Small K (K <= TK_HEAP_K or 8K <= n): a min-heap of the K best so far, which a later
- * element enters only with a strictly greater key than the heap's worst (an equal key has
- * a greater j, so it is worse): O(n log K), most elements one compare.  Large K: every
- * pair into scratch memory, a selection of the K best (quickselect, heap selection if it
- * recurses too deep), then a heap sort of those K: O(n + K log K).
+ * A row is scanned through a buffer of min(n, 2K) pairs: an element enters only when it
+ * beats the bar, the worst of the K best found so far (strictly: an equal key has a
+ * greater j, so it is worse); a full buffer keeps its K best by a selection (quickselect,
+ * heap selection if it recurses too deep) and raises the bar.  Each flush of K elements
+ * costs O(K), so the scan is O(n) whatever the input's order (sorted input included), and
+ * most elements of a long row cost one compare per block of them; the K best are then
+ * sorted by a heap sort: O(n + K log K) in all.
  * Rows are shared out across threads; with fewer rows than threads and long rows, each
  * row is split into parts whose K best are merged by the same selection.  An operator
- * runs from many threads at once, so scratch memory is the call's: on the stack for
- * K <= TK_HEAP_K, else allocated per call, and without memory a slower stack-only path
+ * runs from many threads at once, so scratch memory is the call's: the buffer on the stack
+ * for K <= TK_STACK_K, else allocated per call, and without memory a slower stack-only path
  * (row_in_passes) still gives the result: execution never fails. */
 #include "../dmlc_internal.h"
 #include "../kernels/order.h"
@@ -29,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TK_HEAP_K 64        /* K up to this always takes the heap */
+#define TK_STACK_K 64       /* K up to this: the scan's buffer (2K pairs) on the stack */
 #define TK_MAX_PARTS 64      /* parts per row when the rows are fewer than the threads */
 #define TK_MIN_PART 16384    /* elements per part at least */
 
@@ -144,14 +146,26 @@ static void best_sorted(tk_pair* a, uint64_t n, uint64_t k)
     heap_sort_best_first(a, k);
 }
 
+/* The buffer of a scan is full: its k best move to buf[0, k) and the worst of them, the
+ * bar a later element must clear, is returned. */
+static tk_pair flush_buffer(tk_pair* buf, uint64_t count, uint64_t k)
+{
+    tk_pair worst;
+    if (count > k) select_best(buf, count, k);
+    worst = buf[0];
+    for (uint64_t i = 1; i < k; ++i)
+        if (tk_better(&worst, &buf[i])) worst = buf[i];
+    return worst;
+}
+
 /* ---- State ------------------------------------------------------------------------------ */
 typedef struct tk_state tk_state;
 
-/* heap: fills h[0, k) with the k best pairs of elements [c0, c1) of one sequence (stride
- * in elements; c1 - c0 >= k), indices counted from the sequence's start, as a heap; else
- * the pairs of elements [c0, c0 + k) into h, in order. */
-typedef void (*tk_scan_fn)(const tk_state* st, const char* seq, int64_t stride, uint64_t c0, uint64_t c1,
-                           uint64_t k, tk_pair* h, int heap);
+/* The pairs of elements [c0, c1) of one sequence (stride in elements, indices counted from
+ * the sequence's start; c1 - c0 >= k) into buf, which holds cap pairs (cap > k, or cap =
+ * c1 - c0): returns count, k <= count <= cap, with the k best pairs among buf[0, count). */
+typedef uint64_t (*tk_scan_fn)(const tk_state* st, const char* seq, int64_t stride, uint64_t c0, uint64_t c1,
+                               uint64_t k, uint64_t cap, tk_pair* buf);
 /* values[i] = seq[pairs[i].idx] for i < k: the element's bits, moved by size. */
 typedef void (*tk_gather_fn)(const tk_pair* pairs, uint64_t k, const char* seq, int64_t stride, char* values,
                              int64_t vstride);
@@ -159,7 +173,7 @@ typedef void (*tk_gather_fn)(const tk_pair* pairs, uint64_t k, const char* seq, 
 struct tk_state {
     UINT elem_size;
     UINT index_size;       /* 4 or 8 */
-    uint64_t flip;         /* 0 (DECREASING) or all ones (INCREASING): complements the keys */
+    uint64_t flip;         /* 0 (DECREASING) or all ones (INCREASING): complements the narrow keys */
     uint64_t n, k;         /* sequence length, K */
     int64_t in_axis, val_axis, idx_axis; /* strides along Axis, elements */
     /* The other axes (size 1 dropped), outermost first. */
@@ -167,59 +181,65 @@ struct tk_state {
     uint64_t other_sizes[DMLC_MAX_DIMS];
     int64_t other_in[DMLC_MAX_DIMS], other_val[DMLC_MAX_DIMS], other_idx[DMLC_MAX_DIMS];
     uint64_t rows;         /* product of other_sizes */
-    int heap;              /* heap mode (else selection) */
-    uint64_t parts;        /* parts per row (heap mode only; 1: whole rows) */
+    uint64_t parts;        /* parts per row (K <= TK_STACK_K only; 1: whole rows) */
     uint64_t blocks;       /* row ranges shared out across threads, each with its scratch */
-    uint64_t scratch_pairs; /* pairs of scratch per block, or (parts > 1) candidates in all */
+    uint64_t scratch_pairs; /* pairs of a row's buffer, min(n, 2K), or (parts > 1) candidates in all */
     tk_scan_fn scan;
     tk_gather_fn gather;
 };
 
 /* ---- Kernels per type ------------------------------------------------------------------ */
-/* The unsigned order key of each type: the signed key with its top bit flipped. */
+/* Keys.  The order in the element's own width first (NK, signed or unsigned: an integer is
+ * its own key, a float its order key, which fits NK), complemented for INCREASING (all
+ * ones reverse the order of a signed or an unsigned NK alike); then widened to the pair's
+ * unsigned 64-bit key by an order-keeping map (a signed key sign-extended with its top bit
+ * flipped, an unsigned one zero-extended).  So narrow keys compare as their pairs do. */
 #define TK_SIGN ((uint64_t)1 << 63)
-#define tk_key_f32(p) ((uint64_t)dmlc_key_f32(*(const float*)(const void*)(p)) ^ TK_SIGN)
-#define tk_key_f64(p) ((uint64_t)dmlc_key_f64(*(const double*)(const void*)(p)) ^ TK_SIGN)
-#define tk_key_f16(p) ((uint64_t)dmlc_key_f16(*(const uint16_t*)(const void*)(p)) ^ TK_SIGN)
-#define tk_key_i8(p) ((uint64_t)(int64_t)*(const int8_t*)(const void*)(p) ^ TK_SIGN)
-#define tk_key_i16(p) ((uint64_t)(int64_t)*(const int16_t*)(const void*)(p) ^ TK_SIGN)
-#define tk_key_i32(p) ((uint64_t)(int64_t)*(const int32_t*)(const void*)(p) ^ TK_SIGN)
-#define tk_key_i64(p) ((uint64_t)*(const int64_t*)(const void*)(p) ^ TK_SIGN)
-#define tk_key_u8(p) ((uint64_t)*(const uint8_t*)(const void*)(p))
-#define tk_key_u16(p) ((uint64_t)*(const uint16_t*)(const void*)(p))
-#define tk_key_u32(p) ((uint64_t)*(const uint32_t*)(const void*)(p))
-#define tk_key_u64(p) (*(const uint64_t*)(const void*)(p))
-
-/* The same order in the element's own width (NK, signed or unsigned), for the block test
- * below: an integer is its own key, a float its order key (dmlc_key_*, which fits NK). */
-#define tk_nk_f32(v) ((int32_t)dmlc_key_f32(v))
+#define tk_wide_s(nk) ((uint64_t)(int64_t)(nk) ^ TK_SIGN)
+#define tk_wide_u(nk) ((uint64_t)(nk))
+/* FLOAT32's narrow key without branches or selects (SSE2 has every operation it needs, so
+ * the block loop vectorises on any x86-64): dmlc_key_f32's value, every NaN one above
+ * +inf's.  Example: -1.0f is 0xbf800000: m 0x3f800000, sign mask -1, key -0x3f800000. */
+static inline int32_t tk_nk_f32(float v)
+{
+    int32_t b, m, sign, nan;
+    memcpy(&b, &v, 4);
+    m = b & 0x7fffffff;
+    nan = -(int32_t)(m > 0x7f800000);
+    m = (m & ~nan) | (0x7f800001 & nan);
+    sign = (b >> 31) & ~nan; /* arithmetic shift: all ones for a negative number */
+    return (m ^ sign) - sign;
+}
 #define tk_nk_f64(v) dmlc_key_f64(v)
 #define tk_nk_f16(v) ((int32_t)dmlc_key_f16(v))
 #define tk_nk_same(v) (v)
 
-/* In heap mode the elements come in blocks of TK_BLOCK: a block's greatest narrow key (a
- * branch-free loop the compiler vectorises for unit strides) is compared with the heap's
- * worst, and only a block holding a better element is walked pair by pair.  For most
- * blocks of a long row that is one compare.  (Flipping with all ones reverses the order of
- * a signed or an unsigned NK alike.) */
+/* Elements enter the buffer only when they beat the bar (the worst of the K best found
+ * so far; an equal key comes later, so it is worse); a full buffer keeps its K best
+ * (flush_buffer: a selection, O(cap)), so each element costs O(1) amortised whatever the
+ * input's order.  The elements come in blocks of TK_BLOCK: a block's greatest narrow key
+ * (a branch-free loop the compiler vectorises for unit strides) is compared with the bar's,
+ * and only a block holding a better element is walked pair by pair; for most blocks of a
+ * long row that is one compare.  (Flipping with all ones reverses the order of a signed
+ * or an unsigned NK alike.) */
 #define TK_BLOCK 64
-#define TK_SCAN(NAME, T, NK, NKEY)                                                                                \
-    static void tk_scan_##NAME(const tk_state* st, const char* seq, int64_t stride, uint64_t c0, uint64_t c1,    \
-                               uint64_t k, tk_pair* h, int heap)                                                  \
+#define TK_SCAN(NAME, T, NK, NKEY, WIDE)                                                                          \
+    static uint64_t tk_scan_##NAME(const tk_state* st, const char* seq, int64_t stride, uint64_t c0,             \
+                                   uint64_t c1, uint64_t k, uint64_t cap, tk_pair* buf)                          \
     {                                                                                                             \
         const T* x = (const T*)(const void*)seq;                                                                  \
-        const uint64_t flip = st->flip;                                                                           \
-        const NK nflip = (NK)flip;                                                                                \
-        uint64_t i = c0, worst;                                                                                   \
-        NK nworst;                                                                                                \
-        for (; i < c0 + k; ++i) {                                                                                 \
-            h[i - c0].key = tk_key_##NAME(&x[(int64_t)i * stride]) ^ flip;                                        \
-            h[i - c0].idx = i;                                                                                    \
+        const NK nflip = (NK)st->flip;                                                                            \
+        uint64_t i = c0, count = 0;                                                                               \
+        tk_pair bar;                                                                                              \
+        NK nbar;                                                                                                  \
+        for (; i < c1 && count < cap; ++i, ++count) {                                                             \
+            buf[count].key = WIDE((NK)(NKEY(x[(int64_t)i * stride]) ^ nflip));                                   \
+            buf[count].idx = i;                                                                                   \
         }                                                                                                         \
-        if (!heap) return;                                                                                        \
-        heap_make(h, k);                                                                                          \
-        worst = h[0].key;                                                                                         \
-        nworst = (NK)(NKEY(x[(int64_t)h[0].idx * stride]) ^ nflip);                                               \
+        if (i == c1) return count;                                                                                \
+        bar = flush_buffer(buf, count, k);                                                                        \
+        count = k;                                                                                                \
+        nbar = (NK)(NKEY(x[(int64_t)bar.idx * stride]) ^ nflip);                                                  \
         while (i < c1) {                                                                                          \
             const uint64_t e = c1 - i < TK_BLOCK ? c1 : i + TK_BLOCK;                                             \
             NK m = (NK)(NKEY(x[(int64_t)i * stride]) ^ nflip);                                                    \
@@ -234,32 +254,35 @@ struct tk_state {
                     m = v > m ? v : m;                                                                            \
                 }                                                                                                 \
             }                                                                                                     \
-            if (m > nworst) {                                                                                     \
+            if (m > nbar) {                                                                                       \
                 for (; i < e; ++i) {                                                                              \
-                    const uint64_t key = tk_key_##NAME(&x[(int64_t)i * stride]) ^ flip;                           \
-                    if (key > worst) { /* an equal key comes later: worse */                                      \
-                        h[0].key = key;                                                                           \
-                        h[0].idx = i;                                                                             \
-                        heap_down(h, k, 0);                                                                       \
-                        worst = h[0].key;                                                                         \
+                    const NK v = (NK)(NKEY(x[(int64_t)i * stride]) ^ nflip);                                      \
+                    if (v > nbar) {                                                                               \
+                        buf[count].key = WIDE(v);                                                                 \
+                        buf[count++].idx = i;                                                                     \
+                        if (count == cap) {                                                                       \
+                            bar = flush_buffer(buf, count, k);                                                    \
+                            count = k;                                                                            \
+                            nbar = (NK)(NKEY(x[(int64_t)bar.idx * stride]) ^ nflip);                              \
+                        }                                                                                         \
                     }                                                                                             \
                 }                                                                                                 \
-                nworst = (NK)(NKEY(x[(int64_t)h[0].idx * stride]) ^ nflip);                                       \
             }                                                                                                     \
             i = e;                                                                                                \
         }                                                                                                         \
+        return count;                                                                                             \
     }
-TK_SCAN(f32, float, int32_t, tk_nk_f32)
-TK_SCAN(f64, double, int64_t, tk_nk_f64)
-TK_SCAN(f16, uint16_t, int32_t, tk_nk_f16)
-TK_SCAN(i8, int8_t, int8_t, tk_nk_same)
-TK_SCAN(i16, int16_t, int16_t, tk_nk_same)
-TK_SCAN(i32, int32_t, int32_t, tk_nk_same)
-TK_SCAN(i64, int64_t, int64_t, tk_nk_same)
-TK_SCAN(u8, uint8_t, uint8_t, tk_nk_same)
-TK_SCAN(u16, uint16_t, uint16_t, tk_nk_same)
-TK_SCAN(u32, uint32_t, uint32_t, tk_nk_same)
-TK_SCAN(u64, uint64_t, uint64_t, tk_nk_same)
+TK_SCAN(f32, float, int32_t, tk_nk_f32, tk_wide_s)
+TK_SCAN(f64, double, int64_t, tk_nk_f64, tk_wide_s)
+TK_SCAN(f16, uint16_t, int32_t, tk_nk_f16, tk_wide_s)
+TK_SCAN(i8, int8_t, int8_t, tk_nk_same, tk_wide_s)
+TK_SCAN(i16, int16_t, int16_t, tk_nk_same, tk_wide_s)
+TK_SCAN(i32, int32_t, int32_t, tk_nk_same, tk_wide_s)
+TK_SCAN(i64, int64_t, int64_t, tk_nk_same, tk_wide_s)
+TK_SCAN(u8, uint8_t, uint8_t, tk_nk_same, tk_wide_u)
+TK_SCAN(u16, uint16_t, uint16_t, tk_nk_same, tk_wide_u)
+TK_SCAN(u32, uint32_t, uint32_t, tk_nk_same, tk_wide_u)
+TK_SCAN(u64, uint64_t, uint64_t, tk_nk_same, tk_wide_u)
 
 /* Values move as unsigned integers of their size: bits kept (NaN payloads, -0.0). */
 #define TK_GATHER(BITS)                                                                                           \
@@ -349,20 +372,20 @@ static tk_pair* alloc_pairs(uint64_t n)
     return n <= SIZE_MAX / sizeof(tk_pair) ? (tk_pair*)malloc((size_t)n * sizeof(tk_pair)) : NULL;
 }
 
-/* One row without scratch memory (K above TK_HEAP_K and no memory to be had): passes of
- * up to TK_HEAP_K outputs each, a pass taking the best of the elements worse than the
- * last one written, keys made TK_HEAP_K at a time on the stack.  O(n K / TK_HEAP_K). */
+/* One row without scratch memory (K above TK_STACK_K and no memory to be had): passes of
+ * up to TK_STACK_K outputs each, a pass taking the best of the elements worse than the
+ * last one written, keys made TK_STACK_K at a time on the stack.  O(n K / TK_STACK_K). */
 static void row_in_passes(const tk_job* job, const char* seq, int64_t val_off, int64_t idx_off)
 {
     const tk_state* st = job->st;
-    tk_pair h[TK_HEAP_K], keys[TK_HEAP_K], last = {0, 0};
+    tk_pair h[TK_STACK_K], keys[TK_STACK_K], last = {0, 0};
     uint64_t done = 0;
     while (done < st->k) {
-        const uint64_t m = st->k - done < TK_HEAP_K ? st->k - done : TK_HEAP_K;
+        const uint64_t m = st->k - done < TK_STACK_K ? st->k - done : TK_STACK_K;
         uint64_t have = 0;
-        for (uint64_t c = 0; c < st->n; c += TK_HEAP_K) {
-            const uint64_t len = st->n - c < TK_HEAP_K ? st->n - c : TK_HEAP_K;
-            st->scan(st, seq, st->in_axis, c, c + len, len, keys, 0);
+        for (uint64_t c = 0; c < st->n; c += TK_STACK_K) {
+            const uint64_t len = st->n - c < TK_STACK_K ? st->n - c : TK_STACK_K;
+            st->scan(st, seq, st->in_axis, c, c + len, len, len, keys); /* the len pairs, in order */
             for (uint64_t i = 0; i < len; ++i) {
                 if (done && !tk_better(&last, &keys[i])) continue; /* written already */
                 if (have < m) {
@@ -382,47 +405,42 @@ static void row_in_passes(const tk_job* job, const char* seq, int64_t val_off, i
     }
 }
 
-/* The K best of one row, best first, into h (scratch of K pairs in heap mode, n pairs in
- * selection mode), then written. */
-static void row_best(const tk_job* job, tk_pair* h, const char* seq, int64_t val_off, int64_t idx_off)
+/* The K best of one row, best first, through buf (scratch_pairs pairs), then written. */
+static void row_best(const tk_job* job, tk_pair* buf, const char* seq, int64_t val_off, int64_t idx_off)
 {
     const tk_state* st = job->st;
-    if (st->heap) {
-        st->scan(st, seq, st->in_axis, 0, st->n, st->k, h, 1);
-        heap_sort_best_first(h, st->k);
-    } else {
-        st->scan(st, seq, st->in_axis, 0, st->n, st->n, h, 0);
-        best_sorted(h, st->n, st->k);
-    }
-    write_pairs(job, h, st->k, 0, seq, val_off, idx_off);
+    const uint64_t count = st->scan(st, seq, st->in_axis, 0, st->n, st->k, st->scratch_pairs, buf);
+    best_sorted(buf, count, st->k);
+    write_pairs(job, buf, st->k, 0, seq, val_off, idx_off);
 }
 
-/* Block b's rows (parts == 1).  Scratch: on the stack for K <= TK_HEAP_K in heap mode,
- * else allocated per block (an operator runs from many threads at once, so it owns none);
- * without memory, row_in_passes. */
+/* Block b's rows.  The buffer: on the stack for K <= TK_STACK_K, else allocated per block
+ * (an operator runs from many threads at once, so it owns none); without memory,
+ * row_in_passes. */
 static void tk_blocks(void* ctx, uint64_t begin, uint64_t end)
 {
     const tk_job* job = (const tk_job*)ctx;
     const tk_state* st = job->st;
     for (uint64_t b = begin; b < end; ++b) {
-        tk_pair local[TK_HEAP_K];
-        const int on_stack = st->heap && st->k <= TK_HEAP_K;
-        tk_pair* h = on_stack ? local : alloc_pairs(st->scratch_pairs);
+        tk_pair local[2 * TK_STACK_K];
+        const int on_stack = st->scratch_pairs <= 2 * TK_STACK_K;
+        tk_pair* buf = on_stack ? local : alloc_pairs(st->scratch_pairs);
         for (uint64_t r = st->rows * b / st->blocks; r < st->rows * (b + 1) / st->blocks; ++r) {
             int64_t in_off, val_off, idx_off;
             const char* seq;
             row_offsets(st, r, &in_off, &val_off, &idx_off);
             seq = job->in + in_off * (int64_t)st->elem_size;
-            if (h)
-                row_best(job, h, seq, val_off, idx_off);
+            if (buf)
+                row_best(job, buf, seq, val_off, idx_off);
             else
                 row_in_passes(job, seq, val_off, idx_off);
         }
-        if (!on_stack) free(h);
+        if (!on_stack) free(buf);
     }
 }
 
-/* parts > 1: item = row * parts + part; each leaves its part's K best in the candidates. */
+/* parts > 1 (K <= TK_STACK_K): item = row * parts + part; each leaves its part's K best
+ * in the candidates. */
 static void tk_parts(void* ctx, uint64_t begin, uint64_t end)
 {
     const tk_job* job = (const tk_job*)ctx;
@@ -430,10 +448,14 @@ static void tk_parts(void* ctx, uint64_t begin, uint64_t end)
     for (uint64_t it = begin; it < end; ++it) {
         const uint64_t r = it / st->parts, p = it % st->parts;
         const uint64_t c0 = st->n * p / st->parts, c1 = st->n * (p + 1) / st->parts;
+        const uint64_t cap = c1 - c0 < 2 * st->k ? c1 - c0 : 2 * st->k;
+        tk_pair buf[2 * TK_STACK_K];
         int64_t in_off, val_off, idx_off;
+        uint64_t count;
         row_offsets(st, r, &in_off, &val_off, &idx_off);
-        st->scan(st, job->in + in_off * (int64_t)st->elem_size, st->in_axis, c0, c1, st->k,
-                 job->candidates + it * st->k, 1);
+        count = st->scan(st, job->in + in_off * (int64_t)st->elem_size, st->in_axis, c0, c1, st->k, cap, buf);
+        flush_buffer(buf, count, st->k);
+        memcpy(job->candidates + it * st->k, buf, (size_t)st->k * sizeof(tk_pair));
     }
 }
 
@@ -445,7 +467,7 @@ static void tk_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* c
     job.in = (const char*)in[0];
     job.values = (char*)out[0];
     job.indices = (char*)out[1];
-    job.candidates = st->parts > 1 ? alloc_pairs(st->scratch_pairs) : NULL;
+    job.candidates = st->parts > 1 ? alloc_pairs(st->rows * st->parts * st->k) : NULL;
     if (!job.candidates) { /* whole rows (also when the candidates' memory is not to be had) */
         dmlc_parallel_for(st->blocks, st->rows * st->n * st->elem_size, tk_blocks, &job);
         return;
@@ -525,18 +547,18 @@ static HRESULT validate(const char* opname, const tk_args* a, const dmlc_tensor*
     return S_OK;
 }
 
-/* The plan's shape: the kernel mode, parts and scratch, before the state is allocated. */
+/* The plan's shape: parts and scratch, before the state is allocated. */
 static void plan_sizes(tk_state* st, const tk_args* a, const dmlc_tensor* in)
 {
     const UINT threads = dmlc_thread_count();
     st->n = in->sizes[a->axis];
     st->k = a->k;
     st->rows = in->count / st->n;
-    st->heap = st->k <= TK_HEAP_K || 8 * st->k <= st->n;
     st->parts = 1;
-    /* Fewer rows than threads, long rows, heap mode: rows split into parts (each part
+    /* Fewer rows than threads, long rows, K <= TK_STACK_K: rows split into parts (each
      * holding at least K elements), whose candidates are merged. */
-    if (st->heap && threads > 1 && st->rows < threads && st->rows * st->n * in->elem_size >= 2 * DMLC_MIN_BYTES_PER_THREAD) {
+    if (st->k <= TK_STACK_K && threads > 1 && st->rows < threads &&
+        st->rows * st->n * in->elem_size >= 2 * DMLC_MIN_BYTES_PER_THREAD) {
         uint64_t p = (threads * 4 + st->rows - 1) / st->rows;
         if (p > TK_MAX_PARTS) p = TK_MAX_PARTS;
         if (p > st->n / TK_MIN_PART) p = st->n / TK_MIN_PART;
@@ -544,7 +566,7 @@ static void plan_sizes(tk_state* st, const tk_args* a, const dmlc_tensor* in)
         st->parts = p > 1 ? p : 1;
     }
     st->blocks = st->rows < threads ? st->rows : threads;
-    st->scratch_pairs = st->parts > 1 ? st->rows * st->parts * st->k : st->heap ? st->k : st->n;
+    st->scratch_pairs = st->n < 2 * st->k ? st->n : 2 * st->k;
 }
 
 static void plan(tk_state* st, const tk_state* sizes, const tk_args* a, const dmlc_tensor* in,
