@@ -240,6 +240,22 @@ cdef extern from "directml_py.h" nogil:
         UINT AxisCount
         const UINT* Axes
         DML_AXIS_DIRECTION AxisDirection
+    # TOP_K, TOP_K1
+    const DML_OPERATOR_TYPE DML_OPERATOR_TOP_K
+    const DML_OPERATOR_TYPE DML_OPERATOR_TOP_K1
+    ctypedef struct DML_TOP_K_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputValueTensor
+        const DML_TENSOR_DESC* OutputIndexTensor
+        UINT Axis
+        UINT K
+    ctypedef struct DML_TOP_K1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputValueTensor
+        const DML_TENSOR_DESC* OutputIndexTensor
+        UINT Axis
+        UINT K
+        DML_AXIS_DIRECTION AxisDirection
     # CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT
     const DML_OPERATOR_TYPE DML_OPERATOR_CUMULATIVE_SUMMATION
     const DML_OPERATOR_TYPE DML_OPERATOR_CUMULATIVE_PRODUCT

@@ -636,6 +636,26 @@ typedef struct DML_ARGMAX_OPERATOR_DESC {
     DML_AXIS_DIRECTION AxisDirection;
 } DML_ARGMAX_OPERATOR_DESC;
 
+/* TOP_K, TOP_K1: the K greatest (TOP_K; TOP_K1 with DECREASING) or least (TOP_K1 with
+ * INCREASING) elements of each sequence along Axis, sorted, with their indices in the
+ * sequence; of equal elements the smaller index comes first in both directions. */
+typedef struct DML_TOP_K_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputValueTensor;
+    const DML_TENSOR_DESC* OutputIndexTensor;
+    UINT Axis;
+    UINT K;
+} DML_TOP_K_OPERATOR_DESC;
+
+typedef struct DML_TOP_K1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputValueTensor;
+    const DML_TENSOR_DESC* OutputIndexTensor;
+    UINT Axis;
+    UINT K;
+    DML_AXIS_DIRECTION AxisDirection;
+} DML_TOP_K1_OPERATOR_DESC;
+
 /* CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT: running sums / products along Axis, from the
  * first element (INCREASING) or the last (DECREASING); the exclusive forms start at 0 / 1. */
 typedef struct DML_CUMULATIVE_SUMMATION_OPERATOR_DESC {
@@ -833,6 +853,8 @@ DMLC_STATIC_ASSERT(gather_elements_fields, offsetof(DML_GATHER_ELEMENTS_OPERATOR
 DMLC_STATIC_ASSERT(scatter_fields, offsetof(DML_SCATTER_OPERATOR_DESC, Axis) == 4 * DMLC_PTR && sizeof(DML_SCATTER_OPERATOR_DESC) == 5 * DMLC_PTR);
 DMLC_STATIC_ASSERT(argmax_fields, offsetof(DML_ARGMAX_OPERATOR_DESC, Axes) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR && sizeof(DML_ARGMAX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(argmin_same_as_argmax, sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC));
+DMLC_STATIC_ASSERT(top_k_fields, offsetof(DML_TOP_K_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_TOP_K_OPERATOR_DESC, K) == 3 * DMLC_PTR + 4 && sizeof(DML_TOP_K_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
+DMLC_STATIC_ASSERT(top_k1_fields, offsetof(DML_TOP_K1_OPERATOR_DESC, AxisDirection) == 3 * DMLC_PTR + 8 && sizeof(DML_TOP_K1_OPERATOR_DESC) == DMLC_ALIGN_UP(3 * DMLC_PTR + 12, DMLC_PTR));
 DMLC_STATIC_ASSERT(cumulative_summation_fields, offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, Axis) == 2 * DMLC_PTR && offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) == 2 * DMLC_PTR + 8 && sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 12, DMLC_PTR));
 DMLC_STATIC_ASSERT(cumulative_product_same_as_summation, offsetof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, HasExclusiveProduct) == offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) && sizeof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC) == sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC));
 DMLC_STATIC_ASSERT(fill_constant_fields, offsetof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) && sizeof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8);

@@ -94,6 +94,17 @@ HRESULT dmlc_tensor_init_in_out(dmlc_tensor* in, const DML_TENSOR_DESC* in_desc,
 HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const char* field, UINT dim,
                                 uint64_t expected, const char* why_fmt, ...) DMLC_PRINTF(6, 7);
 
+/* A DML_AXIS_DIRECTION field (AxisDirection): 0 (INCREASING) or 1 (DECREASING), else
+ * E_INVALIDARG naming the field and the value. */
+HRESULT dmlc_check_axis_direction(const char* who, const char* field, DML_AXIS_DIRECTION value);
+
+/* An index output t (field: "OutputTensor", ...): INT32, INT64, UINT32 or UINT64, wide
+ * enough for `largest`, the greatest index the operator may write there; why_fmt explains
+ * that value on failure: "OutputTensor.DataType is INT32, which cannot hold index
+ * 4294967295 (the reduced element count 4294967296 - 1)". */
+HRESULT dmlc_check_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
+                              const char* why_fmt, ...) DMLC_PRINTF(5, 6);
+
 /* ---- Output sizes: one rule, two uses ---------------------------------------------------
  * Each operator family validates its inputs and parameters once and states every output
  * size through dmlc_shape_expect.  When an operator is created (check mode) that checks
@@ -189,10 +200,6 @@ typedef struct dmlc_family {
     dmlc_infer_fn infer;
 } dmlc_family;
 HRESULT dmlc_lookup(const char* who, const DML_OPERATOR_DESC* desc, const char** name, dmlc_family* family);
-
-/* AxisDirection must be DML_AXIS_DIRECTION_INCREASING or _DECREASING: the one check of
- * every operator with the field (src/ops/argminmax.c). */
-HRESULT dmlc_axis_direction_check(const char* opname, DML_AXIS_DIRECTION direction);
 
 /* ---- The desc layouts (src/schema.def, src/schema.h) -------------------------------------
  * dmlc_schema_check: what holds for every operator before its family reads the desc: each

@@ -1,6 +1,7 @@
 /* tensor.c - DML_BUFFER_TENSOR_DESC: validation, DMLCalcBufferTensorSize, type facts. */
 #include "dmlc_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -201,6 +202,36 @@ HRESULT dmlc_tensor_same_rank(const dmlc_tensor* a, const char* a_field, const d
     if (a->ndim == b->ndim) return S_OK;
     return dmlc_fail(E_INVALIDARG, who, "%s.DimensionCount is %u, expected %u (%s.DimensionCount)", b_field, b->ndim,
                      a->ndim, a_field);
+}
+
+HRESULT dmlc_check_axis_direction(const char* who, const char* field, DML_AXIS_DIRECTION value)
+{
+    if ((unsigned)value <= DML_AXIS_DIRECTION_DECREASING) return S_OK;
+    return dmlc_fail(E_INVALIDARG, who, "%s is %d, expected 0 (DML_AXIS_DIRECTION_INCREASING) or 1 "
+                     "(DML_AXIS_DIRECTION_DECREASING)", field, (int)value);
+}
+
+HRESULT dmlc_check_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
+                              const char* why_fmt, ...)
+{
+    char buf[DMLC_TYPE_NAME_SIZE], why[256];
+    uint64_t most;
+    va_list ap;
+    switch (t->type) {
+    case DML_TENSOR_DATA_TYPE_INT32: most = INT32_MAX; break;
+    case DML_TENSOR_DATA_TYPE_UINT32: most = UINT32_MAX; break;
+    case DML_TENSOR_DATA_TYPE_INT64: most = INT64_MAX; break;
+    case DML_TENSOR_DATA_TYPE_UINT64: most = UINT64_MAX; break;
+    default:
+        return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, expected INT32, INT64, UINT32 or UINT64", field,
+                         dmlc_data_type_name(t->type, buf));
+    }
+    if (largest <= most) return S_OK;
+    va_start(ap, why_fmt);
+    vsnprintf(why, sizeof why, why_fmt, ap);
+    va_end(ap);
+    return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, which cannot hold index %llu (%s)", field,
+                     dmlc_data_type_name(t->type, buf), (unsigned long long)largest, why);
 }
 
 HRESULT dmlc_tensor_init_in_out(dmlc_tensor* in, const DML_TENSOR_DESC* in_desc, dmlc_tensor* out,

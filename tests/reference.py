@@ -485,6 +485,35 @@ def ref_arg(x, axes, greatest, last=False):
     idx = n - 1 - np.argmax(eq[..., ::-1], axis=-1) if last else np.argmax(eq, axis=-1)
     shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)]
     return idx.reshape(shape)
+# ---- TOP_K, TOP_K1 ------------------------------------------------------------------------------
+__all__ += ["order_keys", "ref_top_k"]
+
+
+def order_keys(x):
+    """int64 keys that order as the total order of docs/operators/top_k1.rst: floats by value
+    with -0 == +0 and every NaN one key above +inf; integers exactly (uint64 with its top
+    bit flipped, so the keys still order)."""
+    x = np.asarray(x)
+    if x.dtype.kind == "f":
+        bits, mag_mask, inf = {2: (np.int16, 0x7FFF, 0x7C00), 4: (np.int32, 0x7FFFFFFF, 0x7F800000),
+                               8: (np.int64, 0x7FFFFFFFFFFFFFFF, 0x7FF0000000000000)}[x.dtype.itemsize]
+        b = x.view(bits).astype(np.int64)
+        m = b & mag_mask
+        return np.where(m > inf, inf + 1, np.where(b < 0, -m, m))
+    if x.dtype == np.uint64:
+        return (x ^ np.uint64(1 << 63)).view(np.int64)
+    return x.astype(np.int64)
+
+
+def ref_top_k(x, k, axis, largest=True):
+    """TOP_K1: a stable argsort of the order keys (complemented for largest, which reverses
+    their order and keeps equal keys in ascending index), cut to k; the values taken with
+    np.take_along_axis (bits kept)."""
+    keys = order_keys(x)
+    if largest:
+        keys = ~keys
+    idx = np.take(np.argsort(keys, axis=axis, kind="stable"), np.arange(k), axis=axis)
+    return np.take_along_axis(x, idx, axis=axis), idx
 # ---- CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT --------------------------------------------
 __all__ += ["ref_cumulative"]
 

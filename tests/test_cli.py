@@ -873,3 +873,13 @@ def test_argmax_and_argmin_model(tmp_path, capsys, monkeypatch):
     assert status == 0, err
     assert dispatched == ["argmax", "argmin"]
     assert lines == ["Resource 'Max': 2, 2, 1", "Resource 'Min': 4"]
+
+
+def test_top_k_models(tmp_path, capsys, monkeypatch):
+    """tests/models/top_k.json: TOP_K into UINT32 indices, TOP_K1 INCREASING into INT64."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "top_k.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["top_k", "top_k1"]
+    assert lines == ["Resource 'Values': 11, 10, 9, 8, 7, 6", "Resource 'Indices': 3, 2, 2, 3, 3, 2",
+                     "Resource 'Least': 0, 1, 6, 7, 3, 2, 9, 8, 4, 5, 10, 11",
+                     "Resource 'LeastIndices': 0, 0, 2, 2, 1, 1, 1, 1, 2, 2, 0, 0"]

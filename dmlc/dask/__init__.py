@@ -43,7 +43,7 @@ from dmlc.padding import _mode
 from dmlc.split_join import _sections_or_sizes
 
 __all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "lp_pool", "identity", "slice",
-           "tile", "gather", "resample", "cast", "argmax", "argmin", "cumsum", "cumprod",
+           "tile", "gather", "resample", "cast", "argmax", "argmin", "top_k", "cumsum", "cumprod",
            "from_npy", "to_npy"]
 
 
@@ -1411,6 +1411,85 @@ def argmin(x, axis=None, *, keepdims=False, select_last_index=False, indices_dty
     dask.array.Array of ``indices_dtype``
     """
     return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmin")
+
+
+# ---------------------------------------------------------------------------------------
+# top_k: each chunk's k best along the axis (indices made global), then one merge of the
+# candidates per row (dask's topk pattern).
+
+def _top_k_block(block, k, axis, largest, block_info=None):
+    """The block's min(k, length) best along axis as (value, global index) pairs, sorted."""
+    offset = block_info[0]["array-location"][axis][0] if block_info else 0
+    v, i = dmlc.top_k(block, min(k, block.shape[axis]), axis, largest=largest)
+    out = np.empty(v.shape, _arg_struct(block.dtype))
+    out["v"] = v
+    out["i"] = i + offset
+    return out
+
+
+def _top_k_merge(cand, k, axis, largest):
+    """The k best of the candidates.  Along the axis they come chunk after chunk, each
+    chunk's sorted with equal values by ascending index, so equal values stand in the order
+    of their global indices and top_k's tie rule (ascending position) keeps it."""
+    v, pos = dmlc.top_k(cand["v"], k, axis, largest=largest)
+    out = np.empty(v.shape, cand.dtype)
+    out["v"] = v
+    out["i"] = np.take_along_axis(cand["i"], pos, axis)
+    return out
+
+
+def _field(pairs, name, dtype):
+    return pairs[name].astype(dtype, copy=False)
+
+
+def top_k(x, k, axis=-1, *, largest=True, indices_dtype="int64"):
+    """:func:`dmlc.top_k` on a Dask array: the k greatest (or least) along `axis`, sorted,
+    and their indices.
+
+    Parameters
+    ----------
+    x : dask.array.Array or array_like
+        Anything else goes through ``dask.array.asarray``.
+    k, axis, largest, indices_dtype
+        As :func:`dmlc.top_k`.
+
+    Returns
+    -------
+    (dask.array.Array, dask.array.Array)
+        The values (x's dtype) and indices (``indices_dtype``); ``axis`` is one chunk of
+        size k, the other axes keep their chunks.
+
+    Notes
+    -----
+    Each chunk gives its own k best along ``axis`` (indices made global), and the
+    candidates of a row are merged by the same order and tie rule, so the result is the
+    in-memory one, bit for bit, for every chunking.  Argument errors are raised here, with
+    the in-memory messages.
+    """
+    x = _as_dask(x)
+    known_chunks(x, "top_k")
+    _check_arguments(dmlc.top_k, _stand_in(x), k, axis, largest=largest, indices_dtype=indices_dtype)
+    nd = x.ndim
+    ax = _normalize_axis(axis, nd)
+    k = operator.index(k)
+    idt = np.dtype(indices_dtype)
+    n = x.shape[ax]
+    if idt.itemsize == 4 and n - 1 > np.iinfo(idt).max:  # the core's check, made here for the whole axis
+        raise ValueError(f"DML_OPERATOR_TOP_K1: OutputIndexTensor.DataType is {idt.name.upper()}, which cannot hold "
+                         f"index {n - 1} (the sequence length InputTensor.Sizes[{ax}] {n} - 1)")
+    out_shape = x.shape[:ax] + (k,) + x.shape[ax + 1:]
+    if math.prod(out_shape) == 0:
+        return da.empty(out_shape, dtype=x.dtype), da.empty(out_shape, dtype=idt)
+    big = bool(largest)
+    pair = _arg_struct(x.dtype)
+    cand = x.map_blocks(_top_k_block, k, ax, big, dtype=pair,
+                        chunks=tuple(tuple(min(k, c) for c in cs) if a == ax else cs for a, cs in enumerate(x.chunks)),
+                        meta=np.empty((0,) * nd, pair))
+    best = cand.rechunk({ax: -1}).map_blocks(_top_k_merge, k, ax, big, dtype=pair,
+                                            chunks=tuple((k,) if a == ax else cs for a, cs in enumerate(x.chunks)),
+                                            meta=np.empty((0,) * nd, pair))
+    return (best.map_blocks(_field, "v", x.dtype, dtype=x.dtype, meta=np.empty((0,) * nd, x.dtype)),
+            best.map_blocks(_field, "i", idt, dtype=idt, meta=np.empty((0,) * nd, idt)))
 
 
 # ---------------------------------------------------------------------------------------

@@ -166,6 +166,14 @@ CASES = {
         arrays={"x": _f32("[[1, 5, 5], [7, 0, 7]]")},
         python="dmlc.argmax(x, 1, keepdims=True, select_last_index=True)",
         fields={"AxisCount": 1, "Axes": [1], "AxisDirection": "DML_AXIS_DIRECTION_DECREASING"}),
+    "TOP_K": dict(
+        arrays={"x": _f32("[[0, 1, 10, 11], [3, 2, 9, 8], [4, 5, 6, 7]]")},
+        python='dmlc.top_k(x, 2, indices_dtype="uint32")',
+        fields={"Axis": 1, "K": 2}),
+    "TOP_K1": dict(
+        arrays={"x": _f32("[[2, 7, 1, 7, 2]]")},
+        python='dmlc.top_k(x, 3, largest=False, indices_dtype="uint32")',
+        fields={"Axis": 1, "K": 3, "AxisDirection": "DML_AXIS_DIRECTION_INCREASING"}),
     "CUMULATIVE_SUMMATION": dict(
         arrays={"x": _f32("[[2, 1, 3, 5], [3, 8, 7, 3]]")},
         python="dmlc.cumsum(x, 1, exclusive=True, reverse=True)",

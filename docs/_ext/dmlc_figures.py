@@ -419,6 +419,32 @@ def cumulative():
     return fig
 
 
+def topk():
+    """TOP_K1 of a 3x4 array: the 2 greatest along each row, the 2 least down each column,
+    and ties by ascending index."""
+    x = np.array([[3, 9, 1, 9], [7, 2, 9, 0], [5, 6, 8, 2]], np.float32)
+    v, i = dmlc.top_k(x, 2, 1)
+    lv, li = dmlc.top_k(x, 2, 0, largest=False)
+    # The rule: indices sorted by value (descending / ascending), equal values by ascending index.
+    for r in range(3):
+        assert i[r].tolist() == sorted(range(4), key=lambda c: (-x[r, c], c))[:2]
+    for c in range(4):
+        assert li[:, c].tolist() == sorted(range(3), key=lambda r: (x[r, c], r))[:2]
+    assert v.tolist() == np.take_along_axis(x, i, 1).tolist() and i[0].tolist() == [1, 3]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(11, 2.8), gridspec_kw={"width_ratios": [4, 2, 4]})
+    labels = [[_fmt(val) for val in r] for r in x]
+    _grid(axes[0], labels, [[_PALETTE[list(i[r]).index(c)] if c in i[r] else "white" for c in range(4)]
+                            for r in range(3)], "x; top_k(x, 2, 1) shaded")
+    _grid(axes[1], [[f"{_fmt(v[r, k])} @{i[r, k]}" for k in range(2)] for r in range(3)],
+          [[_PALETTE[k] for k in range(2)] for _ in range(3)], "values @ indices")
+    _grid(axes[2], [[f"{_fmt(lv[k, c])} @{li[k, c]}" for c in range(4)] for k in range(2)],
+          [[_PALETTE[2 + k]] * 4 for k in range(2)], "top_k(x, 2, 0, largest=False)")
+    fig.suptitle("the k greatest (least) along one axis, sorted; equal values by ascending index "
+                 "(row 0: 9 @1 before 9 @3)", fontsize=10)
+    return fig
+
+
 def cast():
     """CAST: float32 to int8 and uint8, truncation, saturation and NaN to 0."""
     x = np.array([1.9, -1.9, 300.0, -300.0, np.nan, np.inf, -0.0], np.float32)
@@ -470,6 +496,7 @@ FIGURES = {
     "resample.png": resample,
     "argminmax.png": argminmax,
     "cumulative.png": cumulative,
+    "topk.png": topk,
     "cast.png": cast,
     "fill.png": fill,
 }
@@ -480,7 +507,7 @@ FAMILY_FIGURE = {
     "lp_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
-    "argminmax": "argminmax.png", "cumulative": "cumulative.png", "cast": "cast.png", "fill": "fill.png",
+    "argminmax": "argminmax.png", "cumulative": "cumulative.png", "topk": "topk.png", "cast": "cast.png", "fill": "fill.png",
 }
 
 

@@ -17,6 +17,7 @@
  * over many elements (an argmax of a whole tensor) split each reduced set into parts whose
  * winners are then combined by the same rule. */
 #include "../dmlc_internal.h"
+#include "../kernels/order.h"
 
 #include <math.h>
 
@@ -52,31 +53,11 @@ struct am_state {
     uint64_t parts;          /* parts per reduced set (1: one item per output) */
 };
 
-/* ---- Keys -------------------------------------------------------------------------------
- * key(x) orders as the total order above; every NaN gets one key, +inf's + 1. */
-static inline int64_t key_f32(float v)
-{
-    int32_t b;
-    int32_t m;
-    memcpy(&b, &v, 4);
-    m = b & 0x7fffffff;
-    return m > 0x7f800000 ? 0x7f800001 : (b < 0 ? -m : m);
-}
-static inline int64_t key_f64(double v)
-{
-    int64_t b;
-    int64_t m;
-    memcpy(&b, &v, 8);
-    m = b & INT64_MAX;
-    return m > 0x7ff0000000000000 ? 0x7ff0000000000001 : (b < 0 ? -m : m);
-}
-static inline int64_t key_f16(uint16_t h)
-{
-    int32_t m = h & 0x7fff;
-    return m > 0x7c00 ? 0x7c01 : ((h & 0x8000) ? -m : m);
-}
-/* UINT64 keys: the top bit flipped, so that signed comparison orders them. */
-static inline int64_t key_u64(uint64_t v) { return (int64_t)(v ^ ((uint64_t)1 << 63)); }
+/* ---- Keys: src/kernels/order.h (shared with TOP_K) ---------------------------------------- */
+#define key_f32 dmlc_key_f32
+#define key_f64 dmlc_key_f64
+#define key_f16 dmlc_key_f16
+#define key_u64 dmlc_key_u64
 
 /* The end of a block whose greatest key is m: it wins (the first block, a greater key, or
  * with DECREASING an equal one) and becomes the one to search, once, when the row is done
@@ -444,8 +425,7 @@ static HRESULT validate(const char* opname, const am_args* a, const dmlc_tensor*
         mask |= 1u << a->axes[i];
         reduced *= in->sizes[a->axes[i]];
     }
-    if (FAILED(hr = dmlc_axis_direction_check(opname, a->direction)))
-        return hr;
+    if (FAILED(hr = dmlc_check_axis_direction(opname, "AxisDirection", a->direction))) return hr;
     dmlc_shape_rank(sh, 0, in->ndim);
     for (UINT d = 0; d < in->ndim; ++d) {
         if (mask & (1u << d))
@@ -454,37 +434,10 @@ static HRESULT validate(const char* opname, const am_args* a, const dmlc_tensor*
             hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, in->sizes[d], "InputTensor.Sizes[%u]", d);
         if (FAILED(hr)) return hr;
     }
-    if (!dmlc_shapes_infer(sh)) {
-        const dmlc_tensor* out = &sh->outputs[0];
-        char buf[DMLC_TYPE_NAME_SIZE];
-        uint64_t largest;
-        switch (out->type) {
-        case DML_TENSOR_DATA_TYPE_INT32: largest = INT32_MAX; break;
-        case DML_TENSOR_DATA_TYPE_UINT32: largest = UINT32_MAX; break;
-        case DML_TENSOR_DATA_TYPE_INT64: largest = INT64_MAX; break;
-        case DML_TENSOR_DATA_TYPE_UINT64: largest = UINT64_MAX; break;
-        default:
-            return dmlc_fail(E_INVALIDARG, opname, "OutputTensor.DataType is %s, expected INT32, INT64, UINT32 or UINT64",
-                             dmlc_data_type_name(out->type, buf));
-        }
-        /* The reduced count is at most the input's element count, which fits 64 bits. */
-        if (reduced - 1 > largest)
-            return dmlc_fail(E_INVALIDARG, opname,
-                             "OutputTensor.DataType is %s, which cannot hold index %llu (the reduced element count "
-                             "%llu - 1)", dmlc_data_type_name(out->type, buf), (unsigned long long)(reduced - 1),
-                             (unsigned long long)reduced);
-    }
-    return S_OK;
-}
-
-/* AxisDirection's check, shared by every operator that has the field (ARGMIN/ARGMAX,
- * the cumulative operators). */
-HRESULT dmlc_axis_direction_check(const char* opname, DML_AXIS_DIRECTION direction)
-{
-    if ((unsigned)direction > DML_AXIS_DIRECTION_DECREASING)
-        return dmlc_fail(E_INVALIDARG, opname,
-                         "AxisDirection is %d, expected 0 (DML_AXIS_DIRECTION_INCREASING) or 1 "
-                         "(DML_AXIS_DIRECTION_DECREASING)", (int)direction);
+    /* The reduced count is at most the input's element count, which fits 64 bits. */
+    if (!dmlc_shapes_infer(sh))
+        return dmlc_check_index_type(&sh->outputs[0], opname, "OutputTensor", reduced - 1,
+                                     "the reduced element count %llu - 1", (unsigned long long)reduced);
     return S_OK;
 }
 

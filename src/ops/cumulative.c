@@ -254,8 +254,7 @@ static HRESULT validate(const char* opname, const cu_args* a, const dmlc_tensor*
     if (a->axis >= in->ndim)
         return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected less than %u (InputTensor.DimensionCount)", a->axis,
                          in->ndim);
-    if (FAILED(hr = dmlc_axis_direction_check(opname, a->direction)))
-        return hr;
+    if (FAILED(hr = dmlc_check_axis_direction(opname, "AxisDirection", a->direction))) return hr;
     dmlc_shape_rank(sh, 0, in->ndim);
     for (UINT d = 0; d < in->ndim; ++d)
         if (FAILED(hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, in->sizes[d], "InputTensor.Sizes[%u]", d)))

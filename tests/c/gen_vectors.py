@@ -34,7 +34,7 @@ from test_depth_space import ref_depth_to_space, ref_space_to_depth  # noqa: E40
 from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
-from reference import (cast_edge_values, pool_windows, ref_arg, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
+from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
                        ref_fill_sequence, ref_gather, ref_gather_elements, ref_max_unpool, ref_resample,
                        ref_scale_bias, ref_scatter_elements, ref_slice, ref_slice1, ref_tile)
 
@@ -525,6 +525,26 @@ def cumulative_cases(rng):
     return cases
 
 
+def topk_cases(rng):
+    """TOP_K and TOP_K1 over every type: ties, NaNs, -0 and infinities planted, each axis,
+    K from 1 to the axis size, both directions, the four index types, a transposed input."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = pooling_values(rng, (3, 4, 5), dtype)
+        axis = k % 3
+        kk = 1 + k % x.shape[axis]
+        idt = (np.uint32, np.uint64, np.int32, np.int64)[k % 4]
+        strides = [1, 3, 12] if k % 3 == 2 else None  # x stored transposed
+        for op, direction in (("TOP_K", 1), ("TOP_K1", k % 2)):
+            values, indices = ref_top_k(x, kk, axis, bool(direction))
+            cases.append(Case(f"{op} {name} axis {axis} K {kk} {('INCREASING', 'DECREASING')[direction]} into "
+                              f"{DML_TYPE[np.dtype(idt)]}", op, [input_tensor(x, strides, rng)],
+                              [output_tensor(values), output_tensor(indices.astype(idt))], axis=axis, k=kk,
+                              direction=direction))
+    return cases
+
+
 def _union_bits(dtype, value):
     """value as dtype, its bits zero-extended to 64: what a DML_SCALAR_UNION holds."""
     v = np.array(value).astype(dtype) if np.dtype(dtype).kind == "f" else np.array(value % (1 << (8 * np.dtype(
@@ -831,6 +851,8 @@ def emit(cases):
             fields.append(f".axis_count = {len(p['axes'])}, .axes = {c_uints(p['axes'])}, .direction = {p['direction']}")
         if "exclusive" in p:
             fields.append(f".direction = {p['direction']}, .exclusive = {p['exclusive']}")
+        if "k" in p:
+            fields.append(f".k = {p['k']}, .direction = {p['direction']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
         if "scale_bias" in p:
@@ -850,6 +872,7 @@ def build():
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     cases += lp_pooling_cases(np.random.default_rng(23))
     cases += cumulative_cases(np.random.default_rng(22))
+    cases += topk_cases(np.random.default_rng(71))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))

@@ -56,6 +56,7 @@ typedef struct vec_case {
     UINT axis_count, axes[8]; /* ARGMIN, ARGMAX */
     UINT direction;          /* ARGMIN, ARGMAX, CUMULATIVE_*: DML_AXIS_DIRECTION */
     int exclusive;           /* CUMULATIVE_*: HasExclusiveSum / HasExclusiveProduct */
+    UINT k;                  /* TOP_K, TOP_K1 (TOP_K1's AxisDirection: direction) */
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
     FLOAT scale, bias;
 } vec_case;
@@ -128,6 +129,8 @@ typedef struct vec_descs {
         DML_SCATTER_ELEMENTS_OPERATOR_DESC scatter;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
+        DML_TOP_K_OPERATOR_DESC top_k;
+        DML_TOP_K1_OPERATOR_DESC top_k1;
         DML_CAST_OPERATOR_DESC cast;
         DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
@@ -294,6 +297,23 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.cumsum.Axis = c->axis;
         d->u.cumsum.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
         d->u.cumsum.HasExclusiveSum = c->exclusive;
+        break;
+    case DML_OPERATOR_TOP_K:
+        d->u.top_k.InputTensor = in[0];
+        d->u.top_k.OutputValueTensor = out[0];
+        d->u.top_k.OutputIndexTensor = out[1];
+        d->u.top_k.Axis = c->axis;
+        d->u.top_k.K = c->k;
+        slots = 2;
+        break;
+    case DML_OPERATOR_TOP_K1:
+        d->u.top_k1.InputTensor = in[0];
+        d->u.top_k1.OutputValueTensor = out[0];
+        d->u.top_k1.OutputIndexTensor = out[1];
+        d->u.top_k1.Axis = c->axis;
+        d->u.top_k1.K = c->k;
+        d->u.top_k1.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
+        slots = 2;
         break;
     case DML_OPERATOR_TILE:
         d->u.tile.InputTensor = in[0];
