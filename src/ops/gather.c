@@ -156,6 +156,12 @@ static GA_INLINE void dims_at(const ga_dims* g, uint64_t k, int64_t* a, int64_t*
 static GA_INLINE void dims_at3(const ga_dims* g, uint64_t k, int64_t* a, int64_t* b, int64_t* c)
 {
     int64_t oa = 0, ob = 0, oc = 0;
+    if (g->nd == 1) { /* one merged dimension (a packed group): no division */
+        *a = (int64_t)k * g->a[0];
+        *b = (int64_t)k * g->b[0];
+        *c = (int64_t)k * g->c[0];
+        return;
+    }
     for (UINT i = g->nd; i-- > 0;) {
         const uint64_t q = k % g->sizes[i];
         k /= g->sizes[i];
@@ -638,15 +644,20 @@ static void scatter_elements_execute(const DMLC_OPERATOR_T* op, const void* cons
     elements_run(op, (char*)in[2], (char*)out[0], (const char*)in[1]);
 }
 
-/* The two descs' fields (GATHER_ELEMENTS has no upd: NULL). */
-typedef struct elements_args {
+/* The fields of the elements' and ND descs: the tensors (the gathers have no upd: NULL),
+ * then Axis (GATHER_ELEMENTS, SCATTER_ELEMENTS) or r, q and b (InputDimensionCount,
+ * IndicesDimensionCount and BatchDimensionCount: GATHER_ND(1), SCATTER_ND; b 0 but for
+ * GATHER_ND1); the fields a desc lacks are 0. */
+typedef struct ix_args {
     const DML_TENSOR_DESC *in, *idx, *upd, *out;
     UINT axis;
-} elements_args;
+    UINT r, q, b;
+} ix_args;
 
-static elements_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc)
+static ix_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc)
 {
-    elements_args a;
+    ix_args a;
+    a.r = a.q = a.b = 0;
     if (type == DML_OPERATOR_GATHER_ELEMENTS) {
         const DML_GATHER_ELEMENTS_OPERATOR_DESC* d = (const DML_GATHER_ELEMENTS_OPERATOR_DESC*)desc;
         a.in = d->InputTensor;
@@ -667,7 +678,7 @@ static elements_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc
 
 /* Axis, the tensors' types, ranks and sizes (upd: SCATTER_ELEMENTS' UpdatesTensor, NULL for
  * GATHER_ELEMENTS); the output's sizes into sh: Indices' (gather) or Input's (scatter). */
-static HRESULT validate_elements(const char* opname, const elements_args* a, const dmlc_tensor* in,
+static HRESULT validate_elements(const char* opname, const ix_args* a, const dmlc_tensor* in,
                                  const dmlc_tensor* idx, const dmlc_tensor* upd, const dmlc_tensor* out,
                                  dmlc_shapes* sh)
 {
@@ -697,7 +708,7 @@ static HRESULT validate_elements(const char* opname, const elements_args* a, con
 
 /* w: the walked tensor (gather's output, scatter's updates), t: the indexed one (gather's
  * input, scatter's output). */
-static void plan_elements(ge_state* st, const elements_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+static void plan_elements(ge_state* st, const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
                           const dmlc_tensor* w, const dmlc_tensor* t, int scatter)
 {
     const UINT D = idx->ndim, A = a->axis;
@@ -734,42 +745,6 @@ static void plan_elements(ge_state* st, const elements_args* a, const dmlc_tenso
         dmlc_copy_plan_init(&st->copy, st->es, D, sizes, sw, sx);
     }
     st->fn = ge_fn_for(st->es, index_kind(idx->type), scatter);
-}
-
-static HRESULT infer_elements(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
-{
-    const elements_args a = read_elements_args(type, desc);
-    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS;
-    dmlc_tensor in, idx, upd;
-    HRESULT hr;
-    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
-        FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, NULL, &in, &idx, scatter ? &upd : NULL, NULL)))
-        return hr;
-    return validate_elements(opname, &a, &in, &idx, scatter ? &upd : NULL, NULL, sh);
-}
-
-static HRESULT create_elements(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
-{
-    const elements_args a = read_elements_args(type, desc);
-    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS;
-    dmlc_tensor in, idx, upd, out;
-    dmlc_shapes sh = {opname, 0, 1, &out, NULL};
-    DMLC_OPERATOR_T* o;
-    HRESULT hr;
-    if (FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, a.out, &in, &idx, scatter ? &upd : NULL, &out)) ||
-        FAILED(hr = validate_elements(opname, &a, &in, &idx, scatter ? &upd : NULL, &out, &sh)))
-        return hr;
-    o = alloc_indexing(type, opname, &in, &idx, scatter ? &upd : NULL, &out, sizeof(ge_state));
-    if (!o) return E_OUTOFMEMORY;
-    if (scatter) {
-        o->execute = scatter_elements_execute;
-        plan_elements((ge_state*)o->state, &a, &in, &idx, &upd, &out, 1);
-    } else {
-        o->execute = gather_elements_execute;
-        plan_elements((ge_state*)o->state, &a, &in, &idx, &out, &in, 0);
-    }
-    *op = o;
-    return S_OK;
 }
 
 /* ---- GATHER_ND, GATHER_ND1 and SCATTER_ND ---------------------------------------------------
@@ -918,15 +893,10 @@ static void scatter_nd_execute(const DMLC_OPERATOR_T* op, const void* const* in,
     dmlc_parallel_for(st->dest_count, op->inputs[2].count * st->es * 2, nd_range, &job);
 }
 
-/* The three descs' fields (GATHER_ND: b 0; the gathers: upd NULL). */
-typedef struct nd_args {
-    const DML_TENSOR_DESC *in, *idx, *upd, *out;
-    UINT r, q, b;
-} nd_args;
-
-static nd_args read_nd_args(DML_OPERATOR_TYPE type, const void* desc)
+static ix_args read_nd_args(DML_OPERATOR_TYPE type, const void* desc)
 {
-    nd_args a;
+    ix_args a;
+    a.axis = 0;
     if (type == DML_OPERATOR_SCATTER_ND) {
         const DML_SCATTER_ND_OPERATOR_DESC* d = (const DML_SCATTER_ND_OPERATOR_DESC*)desc;
         a.in = d->InputTensor;
@@ -959,7 +929,7 @@ static nd_args read_nd_args(DML_OPERATOR_TYPE type, const void* desc)
 }
 
 /* Entry e of idx[0..q-1) ++ data[b+k..r) (m entries), and the field and dimension it comes from. */
-static UINT nd_result(const nd_args* a, const dmlc_tensor* in, const dmlc_tensor* idx, UINT e, const char** field,
+static UINT nd_result(const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx, UINT e, const char** field,
                       UINT* dim)
 {
     const UINT D = in->ndim, k = (UINT)idx->sizes[D - 1];
@@ -975,7 +945,7 @@ static UINT nd_result(const nd_args* a, const dmlc_tensor* in, const dmlc_tensor
 
 /* The counts, the tensors' types, ranks and sizes (upd: SCATTER_ND's UpdatesTensor, NULL for
  * the gathers); the output's sizes into sh: the result's (gathers) or Input's (scatter). */
-static HRESULT validate_nd(const char* opname, const nd_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+static HRESULT validate_nd(const char* opname, const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
                            const dmlc_tensor* upd, const dmlc_tensor* out, dmlc_shapes* sh)
 {
     const UINT D = in->ndim;
@@ -1050,7 +1020,7 @@ static HRESULT validate_nd(const char* opname, const nd_args* a, const dmlc_tens
 
 /* w: the walked tensor (the gathers' output, the scatter's updates), t: the indexed one (the
  * gathers' input, the scatter's output). */
-static void plan_nd(nd_state* st, const nd_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+static void plan_nd(nd_state* st, const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
                     const dmlc_tensor* w, const dmlc_tensor* t, int scatter)
 {
     const UINT D = in->ndim, k = (UINT)idx->sizes[D - 1], b = a->b;
@@ -1099,37 +1069,60 @@ static void plan_nd(nd_state* st, const nd_args* a, const dmlc_tensor* in, const
     st->fn = nd_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type), scatter);
 }
 
-static HRESULT infer_nd(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+static int is_nd(DML_OPERATOR_TYPE type)
 {
-    const nd_args a = read_nd_args(type, desc);
-    const int scatter = type == DML_OPERATOR_SCATTER_ND;
-    dmlc_tensor in, idx, upd;
-    HRESULT hr;
-    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
-        FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, NULL, &in, &idx, scatter ? &upd : NULL, NULL)))
-        return hr;
-    return validate_nd(opname, &a, &in, &idx, scatter ? &upd : NULL, NULL, sh);
+    return type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1 || type == DML_OPERATOR_SCATTER_ND;
 }
 
-static HRESULT create_nd(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+/* GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND(1) and SCATTER_ND: their desc's fields, and
+ * the validation of the elements' or ND rules (upd NULL for a gather, out NULL when inferring). */
+static ix_args read_indexing(DML_OPERATOR_TYPE type, const void* desc)
 {
-    const nd_args a = read_nd_args(type, desc);
-    const int scatter = type == DML_OPERATOR_SCATTER_ND;
+    return is_nd(type) ? read_nd_args(type, desc) : read_elements_args(type, desc);
+}
+
+static HRESULT validate_indexing_op(DML_OPERATOR_TYPE type, const char* opname, const ix_args* a, const dmlc_tensor* in,
+                                    const dmlc_tensor* idx, const dmlc_tensor* upd, const dmlc_tensor* out,
+                                    dmlc_shapes* sh)
+{
+    return is_nd(type) ? validate_nd(opname, a, in, idx, upd, out, sh)
+                       : validate_elements(opname, a, in, idx, upd, out, sh);
+}
+
+static HRESULT infer_indexing(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const ix_args a = read_indexing(type, desc);
+    dmlc_tensor in, idx, upd;
+    dmlc_tensor* u = type == DML_OPERATOR_SCATTER_ELEMENTS || type == DML_OPERATOR_SCATTER_ND ? &upd : NULL;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
+        FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, NULL, &in, &idx, u, NULL)))
+        return hr;
+    return validate_indexing_op(type, opname, &a, &in, &idx, u, NULL, sh);
+}
+
+static HRESULT create_indexing(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const ix_args a = read_indexing(type, desc);
+    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS || type == DML_OPERATOR_SCATTER_ND;
     dmlc_tensor in, idx, upd, out;
+    dmlc_tensor* u = scatter ? &upd : NULL;
     dmlc_shapes sh = {opname, 0, 1, &out, NULL};
     DMLC_OPERATOR_T* o;
     HRESULT hr;
-    if (FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, a.out, &in, &idx, scatter ? &upd : NULL, &out)) ||
-        FAILED(hr = validate_nd(opname, &a, &in, &idx, scatter ? &upd : NULL, &out, &sh)))
+    if (FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, a.out, &in, &idx, u, &out)) ||
+        FAILED(hr = validate_indexing_op(type, opname, &a, &in, &idx, u, &out, &sh)))
         return hr;
-    o = alloc_indexing(type, opname, &in, &idx, scatter ? &upd : NULL, &out, sizeof(nd_state));
+    o = alloc_indexing(type, opname, &in, &idx, u, &out, is_nd(type) ? sizeof(nd_state) : sizeof(ge_state));
     if (!o) return E_OUTOFMEMORY;
-    if (scatter) {
-        o->execute = scatter_nd_execute;
-        plan_nd((nd_state*)o->state, &a, &in, &idx, &upd, &out, 1);
+    /* w: the walked tensor (a gather's output, a scatter's updates), t: the indexed one (a
+     * gather's input, a scatter's output). */
+    if (is_nd(type)) {
+        o->execute = scatter ? scatter_nd_execute : gather_nd_execute;
+        plan_nd((nd_state*)o->state, &a, &in, &idx, scatter ? &upd : &out, scatter ? &out : &in, scatter);
     } else {
-        o->execute = gather_nd_execute;
-        plan_nd((nd_state*)o->state, &a, &in, &idx, &out, &in, 0);
+        o->execute = scatter ? scatter_elements_execute : gather_elements_execute;
+        plan_elements((ge_state*)o->state, &a, &in, &idx, scatter ? &upd : &out, scatter ? &out : &in, scatter);
     }
     *op = o;
     return S_OK;
@@ -1141,9 +1134,7 @@ HRESULT dmlc_infer_gather(DML_OPERATOR_TYPE type, const char* opname, const void
     gather_args a;
     dmlc_tensor in, idx;
     HRESULT hr;
-    if (type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1 || type == DML_OPERATOR_SCATTER_ND)
-        return infer_nd(type, opname, desc, sh);
-    if (type != DML_OPERATOR_GATHER) return infer_elements(type, opname, desc, sh);
+    if (type != DML_OPERATOR_GATHER) return infer_indexing(type, opname, desc, sh);
     a = read_args(d);
     if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
         FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
@@ -1161,9 +1152,7 @@ HRESULT dmlc_create_gather(DML_OPERATOR_TYPE type, const char* opname, const voi
     dmlc_shapes sh = {opname, 0, 1, &out, NULL};
     DMLC_OPERATOR_T* o;
     HRESULT hr;
-    if (type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1 || type == DML_OPERATOR_SCATTER_ND)
-        return create_nd(type, opname, desc, op);
-    if (type != DML_OPERATOR_GATHER) return create_elements(type, opname, desc, op);
+    if (type != DML_OPERATOR_GATHER) return create_indexing(type, opname, desc, op);
     a = read_args(d);
     if (FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
         FAILED(hr = dmlc_tensor_init(&idx, d->IndicesTensor, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
