@@ -48,7 +48,7 @@ from dmlc.split_join import join, split  # noqa: E402
 from dmlc.element_wise_identity import identity  # noqa: E402
 from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
-from dmlc.gather import gather, gather_elements, scatter_elements  # noqa: E402
+from dmlc.gather import gather, gather_elements, gather_nd, scatter_elements, scatter_nd  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
 from dmlc.cumulative import cumprod, cumsum  # noqa: E402
@@ -94,7 +94,7 @@ __all__ = [
     "max_pool",
     "identity", "slice", "tile",
     "max_unpool", "avg_pool", "lp_pool",
-    "gather", "gather_elements", "scatter_elements",
+    "gather", "gather_elements", "scatter_elements", "gather_nd", "scatter_nd",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
     "argmax", "argmin",
     "cumsum", "cumprod",

@@ -33,6 +33,8 @@ cdef extern from "directml_py.h" nogil:
         DML_OPERATOR_GATHER
         DML_OPERATOR_GATHER_ELEMENTS
         DML_OPERATOR_SCATTER_ELEMENTS
+        DML_OPERATOR_GATHER_ND1
+        DML_OPERATOR_SCATTER_ND
     ctypedef enum DML_DEPTH_SPACE_ORDER:
         DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW
     ctypedef enum DML_PADDING_MODE:
@@ -209,6 +211,22 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* UpdatesTensor
         const DML_TENSOR_DESC* OutputTensor
         UINT Axis
+
+    ctypedef struct DML_GATHER_ND1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT InputDimensionCount
+        UINT IndicesDimensionCount
+        UINT BatchDimensionCount
+
+    ctypedef struct DML_SCATTER_ND_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* UpdatesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT InputDimensionCount
+        UINT IndicesDimensionCount
     # RESAMPLE2, UPSAMPLE_2D
     const DML_OPERATOR_TYPE DML_OPERATOR_RESAMPLE2
     const DML_OPERATOR_TYPE DML_OPERATOR_UPSAMPLE_2D

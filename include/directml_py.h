@@ -571,6 +571,32 @@ typedef struct DML_SCATTER_OPERATOR_DESC {
 } DML_SCATTER_OPERATOR_DESC;
 typedef DML_SCATTER_OPERATOR_DESC DML_SCATTER_ELEMENTS_OPERATOR_DESC;
 
+typedef struct DML_GATHER_ND_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+} DML_GATHER_ND_OPERATOR_DESC;
+
+typedef struct DML_GATHER_ND1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+    UINT BatchDimensionCount;
+} DML_GATHER_ND1_OPERATOR_DESC;
+
+typedef struct DML_SCATTER_ND_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* UpdatesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT InputDimensionCount;
+    UINT IndicesDimensionCount;
+} DML_SCATTER_ND_OPERATOR_DESC;
+
 /* Resampling (RESAMPLE, RESAMPLE1, RESAMPLE2, UPSAMPLE_2D).  DML_SIZE_2D is Width first. */
 typedef enum DML_INTERPOLATION_MODE {
     DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR = 0,
@@ -851,6 +877,9 @@ DMLC_STATIC_ASSERT(max_unpooling_fields, offsetof(DML_MAX_UNPOOLING_OPERATOR_DES
 DMLC_STATIC_ASSERT(gather_fields, offsetof(DML_GATHER_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_GATHER_OPERATOR_DESC, IndexDimensions) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
 DMLC_STATIC_ASSERT(gather_elements_fields, offsetof(DML_GATHER_ELEMENTS_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && sizeof(DML_GATHER_ELEMENTS_OPERATOR_DESC) == 4 * DMLC_PTR);
 DMLC_STATIC_ASSERT(scatter_fields, offsetof(DML_SCATTER_OPERATOR_DESC, Axis) == 4 * DMLC_PTR && sizeof(DML_SCATTER_OPERATOR_DESC) == 5 * DMLC_PTR);
+DMLC_STATIC_ASSERT(gather_nd_fields, offsetof(DML_GATHER_ND_OPERATOR_DESC, InputDimensionCount) == 3 * DMLC_PTR && offsetof(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_ND_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
+DMLC_STATIC_ASSERT(gather_nd1_fields, offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 3 * DMLC_PTR + 8 && sizeof(DML_GATHER_ND1_OPERATOR_DESC) == DMLC_ALIGN_UP(3 * DMLC_PTR + 12, DMLC_PTR));
+DMLC_STATIC_ASSERT(scatter_nd_fields, offsetof(DML_SCATTER_ND_OPERATOR_DESC, InputDimensionCount) == 4 * DMLC_PTR && offsetof(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount) == 4 * DMLC_PTR + 4 && sizeof(DML_SCATTER_ND_OPERATOR_DESC) == 4 * DMLC_PTR + 8);
 DMLC_STATIC_ASSERT(argmax_fields, offsetof(DML_ARGMAX_OPERATOR_DESC, Axes) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR && sizeof(DML_ARGMAX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(argmin_same_as_argmax, sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC));
 DMLC_STATIC_ASSERT(top_k_fields, offsetof(DML_TOP_K_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_TOP_K_OPERATOR_DESC, K) == 3 * DMLC_PTR + 4 && sizeof(DML_TOP_K_OPERATOR_DESC) == 3 * DMLC_PTR + 8);

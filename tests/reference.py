@@ -427,6 +427,33 @@ def ref_scatter_elements(x, indices, updates, axis):
         if 0 <= i[p] < x.shape[axis]:
             out[p[:axis] + (i[p],) + p[axis + 1:]] = updates[p]
     return out
+
+def ref_gather_nd(x, indices, batch_dims=0):
+    """GATHER_ND1: out[j, s] = x[j[:b], t, s] with t = indices[j] (its last axis), each
+    coordinate adjusted and clamped into [0, n - 1] on its own axis of x."""
+    x, i = np.asarray(x), np.asarray(indices)
+    b, k = batch_dims, i.shape[-1]
+    out = np.empty(i.shape[:-1] + x.shape[b + k:], x.dtype)
+    for j in np.ndindex(*i.shape[:-1]):
+        t = tuple(int(np.clip(_adjusted(i[j][a], x.shape[b + a]), 0, x.shape[b + a] - 1)) for a in range(k))
+        out[j] = x[j[:b] + t]
+    return out
+
+
+def ref_scatter_nd(x, indices, updates):
+    """SCATTER_ND: out = x, then out[t] = updates[j] for every tuple t = indices[j] in
+    row-major order of j (a later duplicate wins); a tuple with a coordinate outside its
+    axis once adjusted writes nothing."""
+    out = np.array(x, copy=True)
+    i = np.asarray(indices)
+    k = i.shape[-1]
+    for j in np.ndindex(*i.shape[:-1]):
+        t = tuple(int(_adjusted(i[j][a], x.shape[a])) for a in range(k))
+        if all(0 <= t[a] < x.shape[a] for a in range(k)):
+            out[t] = updates[j]
+    return out
+
+
 def resample_taps(n, m, scale, in_off, out_off, mode, rounding=None):
     """Per output index of an axis (input size n, output size m): (i0, i1, w) of the
     resampling rule, x = ((o - out_off) / scale) - in_off in double.  mode "nearest" with

@@ -358,6 +358,17 @@ def test_gather_elements_and_scatter_models(tmp_path, capsys, monkeypatch):
                      "Resource 'Line2': 8, 6, 2, 7, 4"]
 
 
+def test_gather_nd_and_scatter_nd_models(tmp_path, capsys, monkeypatch):
+    """GATHER_ND with INT64 pairs (negative, past the end: clamped), GATHER_ND1 with a batch
+    dimension and UINT32 indices, SCATTER_ND with INT32 indices (DirectML's page example,
+    then -1, a later duplicate of 7 that wins, and -9, out of range: nothing written)."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "gather_nd.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["gather_nd", "gather_nd1", "scatter_nd"]
+    assert lines == ["Resource 'Rows': 2, 3, 4, 5, 6, 7", "Resource 'Batched': 2, 3, 4, 5",
+                     "Resource 'Line2': 1, 11, 3, 10, 9, 6, 7, 13"]
+
+
 def test_average_pooling_include_padding_is_a_json_bool(tmp_path, capsys, monkeypatch):
     status, lines, dispatched, err = run_model(os.path.join(MODELS, "average_pooling.json"), capsys, monkeypatch,
                                                tmp_path)

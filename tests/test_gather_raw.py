@@ -1,7 +1,8 @@
 """DML_OPERATOR_GATHER as a C caller drives it: raw descs through cffi and ctypes, the four
 index types, IndexDimensions 0 to D, strides and broadcasts on every tensor, clamped
 out-of-range indices, dmlcInferOutputSizes, the page's examples 3 to 5 as printed, threads, and
-malformed descs with their messages."""
+malformed descs with their messages; then GATHER_ELEMENTS / SCATTER_ELEMENTS and GATHER_ND /
+GATHER_ND1 / SCATTER_ND the same way."""
 import ctypes
 import threading
 
@@ -13,7 +14,7 @@ from dmlc.ffi import E_INVALIDARG, E_POINTER, ffi, lib
 from rawctypes import (DML_GATHER_ELEMENTS_OPERATOR_DESC, DML_GATHER_OPERATOR_DESC, DML_SCATTER_ELEMENTS_OPERATOR_DESC,
                        DMLC_BUFFER_BINDING)
 from rawdesc import Raw, assert_create_fails, create, execute, infer
-from reference import ref_gather_elements, ref_scatter_elements
+from reference import ref_gather_elements, ref_gather_nd, ref_scatter_elements, ref_scatter_nd
 from support import ALL_DTYPES, assert_same_bits, random_array
 
 GATHER = lib.DML_OPERATOR_GATHER
@@ -640,4 +641,333 @@ def test_elements_malformed_desc_leaves_the_output_untouched(rng):
     hr, msg = execute(scatter_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(z),
                                    1), [x, idx, u], [z])
     assert hr == E_INVALIDARG and msg == SE + "OutputTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"
+    assert np.all(z == 3)
+
+
+# ---- GATHER_ND, GATHER_ND1 and SCATTER_ND ------------------------------------------------------------
+
+GATHER_ND, GATHER_ND1, SCATTER_ND = lib.DML_OPERATOR_GATHER_ND, lib.DML_OPERATOR_GATHER_ND1, lib.DML_OPERATOR_SCATTER_ND
+GN, GN1, SN = "DML_OPERATOR_GATHER_ND: ", "DML_OPERATOR_GATHER_ND1: ", "DML_OPERATOR_SCATTER_ND: "
+
+
+def gather_nd_desc(raw, x_desc, i_desc, y_desc, r, q, b=None):
+    """GATHER_ND, or GATHER_ND1 when b (BatchDimensionCount) is given."""
+    fields = {"InputTensor": x_desc, "IndicesTensor": i_desc, "OutputTensor": y_desc, "InputDimensionCount": r,
+              "IndicesDimensionCount": q}
+    if b is None:
+        return raw.op(GATHER_ND, "DML_GATHER_ND_OPERATOR_DESC", fields)
+    return raw.op(GATHER_ND1, "DML_GATHER_ND1_OPERATOR_DESC", dict(fields, BatchDimensionCount=b))
+
+
+def scatter_nd_desc(raw, x_desc, i_desc, u_desc, y_desc, r, q):
+    return raw.op(SCATTER_ND, "DML_SCATTER_ND_OPERATOR_DESC",
+                  {"InputTensor": x_desc, "IndicesTensor": i_desc, "UpdatesTensor": u_desc, "OutputTensor": y_desc,
+                   "InputDimensionCount": r, "IndicesDimensionCount": q})
+
+
+def lead(a, d):
+    """a with leading ones up to d dimensions (the desc's common DimensionCount)."""
+    a = np.asarray(a)
+    return a.reshape((1,) * (d - a.ndim) + a.shape)
+
+
+def test_nd_values_and_struct_layout():
+    assert (GATHER_ND, SCATTER_ND, GATHER_ND1) == (108, 109, 140)
+    p = ffi.sizeof("void*")
+    assert ffi.offsetof("DML_GATHER_ND_OPERATOR_DESC", "IndicesDimensionCount") == 3 * p + 4
+    assert ffi.offsetof("DML_GATHER_ND1_OPERATOR_DESC", "BatchDimensionCount") == 3 * p + 8
+    assert ffi.offsetof("DML_SCATTER_ND_OPERATOR_DESC", "IndicesDimensionCount") == 4 * p + 4
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_nd_every_type_through_cffi(rng, dtype):
+    """Each data type with one of the index types (sampled), coordinates out of range both
+    ways: GATHER_ND (tuples of 2), GATHER_ND1 (a batch dimension) and SCATTER_ND."""
+    idx_dtype = INDEX_TYPES[ALL_DTYPES.index(dtype) % 4]
+    lo = -7 if np.dtype(idx_dtype).kind == "i" else 0
+    x = random_array(rng, (3, 5, 4), dtype)
+    raw = Raw()
+    idx = rng.integers(lo, 8, (1, 6, 2)).astype(idx_dtype)
+    y = np.full((1, 6, 4), 7, dtype)
+    hr, msg = execute(gather_nd_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(y), 3, 2),
+                      [x, idx], [y], [x.nbytes + 4, idx.nbytes + 4], [y.nbytes + 4])
+    assert hr == 0 and msg == "", msg
+    assert_same_bits(y, lead(ref_gather_nd(x, idx[0]), 3))
+    idx = rng.integers(lo, 8, (3, 2, 1)).astype(idx_dtype)
+    y = np.full((3, 2, 4), 7, dtype)
+    hr, msg = execute(gather_nd_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(y), 3, 3, 1),
+                      [x, idx], [y])
+    assert hr == 0 and msg == "", msg
+    assert_same_bits(y, ref_gather_nd(x, idx, 1))
+    idx = rng.integers(lo, 6, (1, 5, 2)).astype(idx_dtype)
+    u = random_array(rng, (1, 5, 4), dtype)
+    z = np.full(x.shape, 7, dtype)
+    hr, msg = execute(scatter_nd_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u),
+                                      raw.tensor_for(z), 3, 2), [x, idx, u], [z])
+    assert hr == 0 and msg == "", msg
+    assert_same_bits(z, ref_scatter_nd(x, idx[0], u[0]))
+
+
+@pytest.mark.parametrize("ndim", range(1, 9))
+def test_nd_dimension_counts_below_d(rng, ndim):
+    """InputDimensionCount and IndicesDimensionCount below D: the leading sizes are 1."""
+    x = random_array(rng, (2, 3, 2)[:min(ndim, 3)], np.int32)
+    r, D = x.ndim, ndim
+    idx = rng.integers(-3, 4, (2, 1) if ndim > 1 else (1,)).astype(np.int32)  # 1-d: one tuple, a {1} result
+    want = ref_gather_nd(x, idx)
+    y = np.zeros(lead(want, D).shape, np.int32)
+    raw = Raw()
+    hr, msg = execute(gather_nd_desc(raw, raw.tensor_for(lead(x, D)), raw.tensor_for(lead(idx, D)),
+                                     raw.tensor_for(y), r, idx.ndim, 0), [lead(x, D), lead(idx, D)], [y])
+    assert hr == 0, msg
+    assert_same_bits(y, lead(want, D))
+    u = random_array(rng, want.shape, np.int32)
+    z = np.zeros(lead(x, D).shape, np.int32)
+    hr, msg = execute(scatter_nd_desc(raw, raw.tensor_for(lead(x, D)), raw.tensor_for(lead(idx, D)),
+                                      raw.tensor_for(lead(u, D)), raw.tensor_for(z), r, idx.ndim),
+                      [lead(x, D), lead(idx, D), lead(u, D)], [z])
+    assert hr == 0, msg
+    assert_same_bits(z, lead(ref_scatter_nd(x, idx, u), D))
+
+
+def test_nd_strides_and_broadcasts(rng):
+    """Strided input, broadcast indices (stride 0), transposed output and updates, and the
+    tuple's coordinates strided in the indices."""
+    base = random_array(rng, (6, 8, 3), np.float32)
+    x = base[::2, ::2, 0]                                     # {3, 4}, strides {48, 6}
+    pairs = np.array([[-1, 0, 2, 9], [0, 3, -2, 1]], np.int64)  # tuple axis first: strides {1, 4} read as {4, 2}
+    raw = Raw()
+    y = np.zeros(4, np.float32)
+    hr, msg = execute(gather_nd_desc(raw, raw.tensor(np.float32, (3, 4), (48, 6)), raw.tensor(np.int64, (4, 2), (1, 4)),
+                                     raw.tensor(np.float32, (1, 4)), 2, 2), [base, pairs], [y])
+    assert hr == 0, msg
+    assert_same_bits(y, ref_gather_nd(x, pairs.T))
+    rows = np.array([[2]], np.uint32)                         # one tuple broadcast to 5
+    y = np.zeros((4, 5), np.float32)                          # written as its transpose
+    hr, msg = execute(gather_nd_desc(raw, raw.tensor(np.float32, (3, 4), (48, 6)), raw.tensor(np.uint32, (5, 1), (0, 1)),
+                                     raw.tensor(np.float32, (5, 4), (1, 5)), 2, 2), [base, rows], [y])
+    assert hr == 0, msg
+    assert_same_bits(y.T, np.repeat(x[2:3], 5, 0))
+    u = random_array(rng, (4, 4), np.float32)                 # read as its transpose
+    z = np.zeros((3, 4), np.float32)
+    hr, msg = execute(scatter_nd_desc(raw, raw.tensor(np.float32, (3, 4), (48, 6)), raw.tensor(np.int64, (4, 2), (1, 4)),
+                                      raw.tensor(np.float32, (1, 4), (1, 4)), raw.tensor_for(z), 2, 2),
+                      [base, pairs, u], [z])
+    assert hr == 0, msg
+    assert_same_bits(z, ref_scatter_nd(x, pairs.T, u[:, 0]))
+
+
+def test_scatter_nd_in_place_binding(rng):
+    x = random_array(rng, (4, 5), np.float32)
+    idx = np.array([[3], [-1], [0]], np.int32)
+    u = random_array(rng, (3, 5), np.float32)
+    want = ref_scatter_nd(x, idx, u)
+    raw = Raw()
+    desc = scatter_nd_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u), raw.tensor_for(x), 2, 2)
+    hr, msg = execute(desc, [x, idx, u], [x])
+    assert hr == 0, msg
+    assert_same_bits(x, want)
+    tdesc = scatter_nd_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u),
+                            raw.tensor(np.float32, (4, 5), (1, 4)), 2, 2)
+    hr, msg = execute(tdesc, [x, idx, u], [x])
+    assert hr == E_INVALIDARG and msg == SN + ("outputs[0] overlaps inputs[0], but the tensors' strides differ; "
+                                               "in place, InputTensor and OutputTensor need the same layout")
+    assert_same_bits(x, want)
+
+
+def test_scatter_nd_duplicates_in_row_major_order_on_many_threads(rng):
+    """Tuples over four destinations, many times each: the last one in row-major order wins,
+    whatever the split of the destinations across threads."""
+    x = np.zeros((4, 600), np.int64)
+    idx = rng.integers(0, 4, (1, 900, 1)).astype(np.int64)
+    u = rng.integers(0, 1 << 40, (1, 900, 600))
+    z = np.zeros_like(x)
+    raw = Raw()
+    desc = scatter_nd_desc(raw, raw.tensor_for(lead(x, 3)), raw.tensor_for(idx), raw.tensor_for(u),
+                           raw.tensor_for(lead(z, 3)), 2, 3)
+    want = ref_scatter_nd(x, idx[0], u[0])
+    for _ in range(2):
+        hr, msg = execute(desc, [x, idx, u], [z])
+        assert hr == 0, msg
+        np.testing.assert_array_equal(z, want)
+
+
+def test_ctypes_gather_nd1_and_scatter_nd():
+    so = rawctypes.library()
+    keep = []
+    x = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+    i = np.array([[[1], [0]]], np.uint32)
+    y = np.zeros((1, 2, 2), np.float32)
+    d = rawctypes.DML_GATHER_ND1_OPERATOR_DESC(ctypes.pointer(rawctypes.tensor(x, keep)),
+                                               ctypes.pointer(rawctypes.tensor(i, keep)),
+                                               ctypes.pointer(rawctypes.tensor(y, keep)), 3, 2, 1)
+    op = rawctypes.operator(GATHER_ND1, d)
+    ins = (DMLC_BUFFER_BINDING * 2)(rawctypes.binding(x), rawctypes.binding(i))
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 2, ins, 1, ctypes.byref(rawctypes.binding(y)))
+    assert hr == 0, so.dmlcGetLastErrorMessage()
+    np.testing.assert_array_equal(y, [[[2, 3], [4, 5]]])
+    d.BatchDimensionCount = 2
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 2, ins, 1, ctypes.byref(rawctypes.binding(y)))
+    assert hr == E_INVALIDARG
+    assert so.dmlcGetLastErrorMessage().decode() == GN1 + (
+        "BatchDimensionCount is 2, expected less than 2 (IndicesDimensionCount 2 and InputDimensionCount 3)")
+    line = np.arange(1, 9, dtype=np.float32).reshape(1, 8)
+    i = np.array([[4], [3], [1], [7]], np.uint32)
+    u = np.array([[9, 10, 11, 12]], np.float32)
+    z = np.zeros((1, 8), np.float32)
+    d = rawctypes.DML_SCATTER_ND_OPERATOR_DESC(ctypes.pointer(rawctypes.tensor(line, keep)),
+                                               ctypes.pointer(rawctypes.tensor(i, keep)),
+                                               ctypes.pointer(rawctypes.tensor(u, keep)),
+                                               ctypes.pointer(rawctypes.tensor(z, keep)), 1, 2)
+    op = rawctypes.operator(SCATTER_ND, d)
+    ins = (DMLC_BUFFER_BINDING * 3)(rawctypes.binding(line), rawctypes.binding(i), rawctypes.binding(u))
+    hr = so.dmlcExecuteOperator(ctypes.byref(op), 3, ins, 1, ctypes.byref(rawctypes.binding(z)))
+    assert hr == 0, so.dmlcGetLastErrorMessage()
+    np.testing.assert_array_equal(z, [[1, 11, 3, 10, 9, 6, 7, 12]])
+
+
+def test_nd_infer_output_sizes():
+    raw = Raw()
+    x = raw.tensor(np.float32, (2, 5, 4), total=0)
+    i = raw.tensor(np.int64, (2, 7, 1), total=0)
+    assert infer(gather_nd_desc(raw, x, raw.tensor(np.int64, (1, 7, 2), total=0), ffi.NULL, 3, 2)) == [(1, 7, 4)]
+    assert infer(gather_nd_desc(raw, x, i, ffi.NULL, 3, 3, 1)) == [(2, 7, 4)]
+    assert infer(gather_nd_desc(raw, x, raw.tensor(np.int64, (1, 0, 2), total=0), ffi.NULL, 3, 2)) == [(1, 0, 4)]
+    assert infer(scatter_nd_desc(raw, x, raw.tensor(np.int64, (1, 7, 2), total=0),
+                                 raw.tensor(np.float32, (1, 7, 4), total=0), ffi.NULL, 3, 2)) == [(2, 5, 4)]
+    assert infer(gather_nd_desc(raw, x, i, ffi.NULL, 3, 3)) == (
+        E_INVALIDARG, GN + "the gathered result has 4 dimensions (IndicesDimensionCount 3 - 1 + InputDimensionCount 3 "
+                           "- BatchDimensionCount 0 - the tuple's length 1), more than InputTensor.DimensionCount 3")
+    assert infer(scatter_nd_desc(raw, x, i, x, ffi.NULL, 3, 3), 2) == (E_INVALIDARG, SN + "outputCount is 2, expected 1")
+
+
+def nd_malformed_cases():
+    X, IX, Y = (4, 5), (3, 2), (1, 3)          # tuples of two: one element each
+    UX = (1, 3)
+
+    def t(raw, sizes, dtype=np.float32, **kw):
+        return raw.tensor(dtype, sizes, **kw)
+
+    def ix(raw, sizes=IX, dtype=np.int32, **kw):
+        return raw.tensor(dtype, sizes, **kw)
+
+    def g(r=2, q=2, b=None):
+        return lambda build: (lambda raw: gather_nd_desc(raw, *build(raw), r, q, b))
+
+    def s(r=2, q=2):
+        return lambda build: (lambda raw: scatter_nd_desc(raw, *build(raw), r, q))
+
+    cases = []
+    for name, make, P in (("gather_nd", g, GN), ("gather_nd1", lambda *a: g(*(a + (2, 2)[len(a):]), b=0), GN1),
+                          ("scatter_nd", s, SN)):
+        def b(x=None, i=None, u=None, y=None, _scatter=name == "scatter_nd"):
+            def build(r):
+                xs = x(r) if x else t(r, X)
+                ixs = i(r) if i else ix(r)
+                if _scatter:
+                    return xs, ixs, (u(r) if u else t(r, UX)), (y(r) if y else t(r, X))
+                return xs, ixs, (y(r) if y else t(r, Y))
+            return build
+        cases += [
+            (f"{name} input NULL", make()(b(x=lambda r: ffi.NULL)), E_POINTER, P + "InputTensor is NULL"),
+            (f"{name} indices NULL", make()(b(i=lambda r: ffi.NULL)), E_POINTER, P + "IndicesTensor is NULL"),
+            (f"{name} output NULL", make()(b(y=lambda r: ffi.NULL)), E_POINTER, P + "OutputTensor is NULL"),
+            (f"{name} 9 dims", make()(b(x=lambda r: t(r, (1,) * 9))), E_INVALIDARG,
+             P + "InputTensor.DimensionCount is 9, expected 1 to 8"),
+            (f"{name} input size 0", make()(b(x=lambda r: t(r, (4, 0)))), E_INVALIDARG,
+             P + "InputTensor.Sizes[1] is 0; sizes must be at least 1"),
+            (f"{name} unsupported type", make()(b(x=lambda r: t(r, X, dml_type=12))), E_INVALIDARG,
+             P + "InputTensor.DataType UINT4 is not supported"),
+            (f"{name} indices int16", make()(b(i=lambda r: ix(r, IX, np.int16))), E_INVALIDARG,
+             P + "IndicesTensor.DataType is INT16, expected INT32, INT64, UINT32 or UINT64"),
+            (f"{name} indices float", make()(b(i=lambda r: ix(r, IX, np.float32))), E_INVALIDARG,
+             P + "IndicesTensor.DataType is FLOAT32, expected INT32, INT64, UINT32 or UINT64"),
+            (f"{name} indices rank", make()(b(i=lambda r: ix(r, (1, 3, 2)))), E_INVALIDARG,
+             P + "IndicesTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+            (f"{name} indices total size", make()(b(i=lambda r: ix(r, total=4))), E_INVALIDARG,
+             P + "IndicesTensor.TotalTensorSizeInBytes is 4, expected at least 24 (DMLCalcBufferTensorSize)"),
+            (f"{name} InputDimensionCount 0", make(0)(b()), E_INVALIDARG,
+             P + "InputDimensionCount is 0, expected 1 to 2 (InputTensor.DimensionCount)"),
+            (f"{name} InputDimensionCount 3", make(3)(b()), E_INVALIDARG,
+             P + "InputDimensionCount is 3, expected 1 to 2 (InputTensor.DimensionCount)"),
+            (f"{name} IndicesDimensionCount 0", make(2, 0)(b()), E_INVALIDARG,
+             P + "IndicesDimensionCount is 0, expected 1 to 2 (IndicesTensor.DimensionCount)"),
+            (f"{name} IndicesDimensionCount huge", make(2, 0xFFFFFFFF)(b()), E_INVALIDARG,
+             P + "IndicesDimensionCount is 4294967295, expected 1 to 2 (IndicesTensor.DimensionCount)"),
+            (f"{name} input leading size", make(1, 2)(b()), E_INVALIDARG,
+             P + "InputTensor.Sizes[0] is 4, expected 1 (only the last InputDimensionCount 1 dimensions hold data)"),
+            (f"{name} indices leading size", make(2, 1)(b()), E_INVALIDARG,
+             P + "IndicesTensor.Sizes[0] is 3, expected 1 (only the last IndicesDimensionCount 1 dimensions hold "
+                 "indices)"),
+            (f"{name} tuple too long", make()(b(i=lambda r: ix(r, (3, 3)))), E_INVALIDARG,
+             P + "IndicesTensor.Sizes[1] is 3 (the index tuple's length), expected 1 to 2 (InputDimensionCount 2 - "
+                 "BatchDimensionCount 0)"),
+            (f"{name} output type", make()(b(y=lambda r: t(r, X if name == "scatter_nd" else Y, np.float16))),
+             E_INVALIDARG, P + "OutputTensor.DataType is FLOAT16, expected FLOAT32 (InputTensor.DataType)"),
+            (f"{name} output rank", make()(b(y=lambda r: t(r, (1, 1, 3)))), E_INVALIDARG,
+             P + "OutputTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+        ]
+    cases += [
+        ("gather_nd output size", g()(lambda r: (t(r, X), ix(r), t(r, (1, 4)))), E_INVALIDARG,
+         GN + "OutputTensor.Sizes[1] is 4, expected 3 (IndicesTensor.Sizes[0])"),
+        ("gather_nd output leading size", g()(lambda r: (t(r, X), ix(r), t(r, (2, 3)))), E_INVALIDARG,
+         GN + "OutputTensor.Sizes[0] is 2, expected 1 (leading dimensions are 1)"),
+        ("gather_nd rows: output size", g()(lambda r: (t(r, X), ix(r, (3, 1)), t(r, (3, 4)))), E_INVALIDARG,
+         GN + "OutputTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"),
+        ("gather_nd1 BatchDimensionCount", g(2, 2, 2)(lambda r: (t(r, X), ix(r), t(r, Y))), E_INVALIDARG,
+         GN1 + "BatchDimensionCount is 2, expected less than 2 (IndicesDimensionCount 2 and InputDimensionCount 2)"),
+        ("gather_nd1 BatchDimensionCount huge", g(2, 2, 0xFFFFFFFF)(lambda r: (t(r, X), ix(r), t(r, Y))),
+         E_INVALIDARG, GN1 + "BatchDimensionCount is 4294967295, expected less than 2 (IndicesDimensionCount 2 and "
+                             "InputDimensionCount 2)"),
+        ("gather_nd1 batch size", g(2, 2, 1)(lambda r: (t(r, X), ix(r, (3, 1)), t(r, (1, 3)))), E_INVALIDARG,
+         GN1 + "IndicesTensor.Sizes[0] is 3, expected 4 (InputTensor.Sizes[0], batch dimension 0 of "
+               "BatchDimensionCount 1)"),
+        ("gather_nd1 tuple past the batch", g(2, 2, 1)(lambda r: (t(r, X), ix(r, (4, 2)), t(r, (1, 4)))),
+         E_INVALIDARG, GN1 + "IndicesTensor.Sizes[1] is 2 (the index tuple's length), expected 1 to 1 "
+                             "(InputDimensionCount 2 - BatchDimensionCount 1)"),
+        ("gather_nd result too long", g(3, 3)(lambda r: (t(r, (2, 3, 4)), ix(r, (2, 2, 1)), t(r, (2, 2, 3)))),
+         E_INVALIDARG, GN + "the gathered result has 4 dimensions (IndicesDimensionCount 3 - 1 + InputDimensionCount 3 "
+                            "- BatchDimensionCount 0 - the tuple's length 1), more than InputTensor.DimensionCount 3"),
+        ("scatter_nd output size", s()(lambda r: (t(r, X), ix(r), t(r, UX), t(r, (4, 4)))), E_INVALIDARG,
+         SN + "OutputTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"),
+        ("scatter_nd updates NULL", s()(lambda r: (t(r, X), ix(r), ffi.NULL, t(r, X))), E_POINTER,
+         SN + "UpdatesTensor is NULL"),
+        ("scatter_nd updates type", s()(lambda r: (t(r, X), ix(r), t(r, UX, np.int32), t(r, X))), E_INVALIDARG,
+         SN + "UpdatesTensor.DataType is INT32, expected FLOAT32 (InputTensor.DataType)"),
+        ("scatter_nd updates rank", s()(lambda r: (t(r, X), ix(r), t(r, (1, 1, 3)), t(r, X))), E_INVALIDARG,
+         SN + "UpdatesTensor.DimensionCount is 3, expected 2 (InputTensor.DimensionCount)"),
+        ("scatter_nd updates size", s()(lambda r: (t(r, X), ix(r), t(r, (1, 2)), t(r, X))), E_INVALIDARG,
+         SN + "UpdatesTensor.Sizes[1] is 2, expected 3 (IndicesTensor.Sizes[0])"),
+        ("scatter_nd updates leading size", s()(lambda r: (t(r, X), ix(r), t(r, (3, 3)), t(r, X))), E_INVALIDARG,
+         SN + "UpdatesTensor.Sizes[0] is 3, expected 1 (leading dimensions are 1)"),
+        ("scatter_nd rows: updates size", s()(lambda r: (t(r, X), ix(r, (3, 1)), t(r, (3, 4)), t(r, X))),
+         E_INVALIDARG, SN + "UpdatesTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"),
+        ("scatter_nd updates total size", s()(lambda r: (t(r, X), ix(r), t(r, UX, total=8), t(r, X))), E_INVALIDARG,
+         SN + "UpdatesTensor.TotalTensorSizeInBytes is 8, expected at least 12 (DMLCalcBufferTensorSize)"),
+        ("scatter_nd updates too long", s(3, 3)(lambda r: (t(r, (2, 3, 4)), ix(r, (2, 2, 1)), t(r, (2, 2, 3)),
+                                                           t(r, (2, 3, 4)))),
+         E_INVALIDARG, SN + "UpdatesTensor's gathered shape has 4 dimensions (IndicesDimensionCount 3 - 1 + "
+                            "InputDimensionCount 3 - BatchDimensionCount 0 - the tuple's length 1), more than "
+                            "InputTensor.DimensionCount 3"),
+    ]
+    return cases
+
+
+ND_CASES = nd_malformed_cases()
+
+
+@pytest.mark.parametrize("name,build,hr,msg", ND_CASES, ids=[c[0] for c in ND_CASES])
+def test_nd_malformed_desc(name, build, hr, msg):
+    assert_create_fails(build, hr, msg)
+
+
+def test_nd_malformed_desc_leaves_the_output_untouched(rng):
+    x = random_array(rng, (4, 5), np.float32)
+    idx = np.zeros((3, 1), np.int32)
+    u = np.ones((3, 5), np.float32)
+    z = np.full((4, 4), 3, np.float32)
+    raw = Raw()
+    hr, msg = execute(scatter_nd_desc(raw, raw.tensor_for(x), raw.tensor_for(idx), raw.tensor_for(u),
+                                      raw.tensor_for(z), 2, 2), [x, idx, u], [z])
+    assert hr == E_INVALIDARG and msg == SN + "OutputTensor.Sizes[1] is 4, expected 5 (InputTensor.Sizes[1])"
     assert np.all(z == 3)

@@ -77,6 +77,9 @@ UNPOOL_INDICES = dmlc.max_pool(data(UNPOOL_SHAPE, np.float32, 9), 2, return_indi
 GATHER_INDICES = np.array([[4, -1], [0, 7]], np.int64)
 # gather_elements' and scatter_elements' along axis 1 of a (4, 5, 3) array, out of range both ways.
 ELEMENT_INDICES = np.array([[[4, -1, 0], [7, 2, -6]]] * 4, np.int64)
+# gather_nd's and scatter_nd's index pairs into the first two axes of a (4, 5, 3) array,
+# out of range both ways (clamped by the gather, skipped by the scatter).
+ND_INDICES = np.array([[3, -1], [0, 7], [-5, 2]], np.int64)
 
 # name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
 # each call's result is one array or a list of them.  Every public function, every array
@@ -115,6 +118,10 @@ CALLS = {
     "scatter_elements": (lambda d: {"x": data((4, 5, 3), d), "indices": ELEMENT_INDICES,
                                     "updates": data((4, 2, 3), d, 1)},
                          lambda a, **kw: dmlc.scatter_elements(a["x"], a["indices"], a["updates"], 1, **kw)),
+    "gather_nd": (lambda d: {"x": data((4, 5, 3), d), "indices": ND_INDICES},
+                  lambda a, **kw: dmlc.gather_nd(a["x"], a["indices"], **kw)),
+    "scatter_nd": (lambda d: {"x": data((4, 5, 3), d), "indices": ND_INDICES, "updates": data((3, 3), d, 1)},
+                   lambda a, **kw: dmlc.scatter_nd(a["x"], a["indices"], a["updates"], **kw)),
     "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
     "argmin": (lambda d: {"x": data((3, 4, 5), d)},
                lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),

@@ -106,11 +106,13 @@ def test_data_types():
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
         ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
         ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
-        ("SCATTER_ELEMENTS", "IndicesTensor"), ("TOP_K", "OutputIndexTensor"), ("TOP_K1", "OutputIndexTensor")}
+        ("SCATTER_ELEMENTS", "IndicesTensor"), ("TOP_K", "OutputIndexTensor"), ("TOP_K1", "OutputIndexTensor"),
+        ("GATHER_ND", "IndicesTensor"), ("GATHER_ND1", "IndicesTensor"), ("SCATTER_ND", "IndicesTensor")}
     # The gathers' and scatters' indices may be signed (a negative index counts from the end);
     # ARGMIN's, ARGMAX's and TOP_K(1)'s index outputs may be NumPy's and PyTorch's int64.
     assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",
-                                                                     "SCATTER_ELEMENTS", "TOP_K", "TOP_K1"}
+                                                                     "SCATTER_ELEMENTS", "TOP_K", "TOP_K1", "GATHER_ND",
+                                                                     "GATHER_ND1", "SCATTER_ND"}
 
 
 def test_get_refuses_unknown_names():

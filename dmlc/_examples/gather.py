@@ -10,7 +10,15 @@ as printed (the gathered shape's leading 1 is dropped to keep three dimensions).
 GATHER_ELEMENTS' example prints its OutputTensor's DataType as UINT32 over FLOAT32 data; the
 output has the input's type, FLOAT32.  SCATTER's example 2 prints InputTensor Sizes {2,3}
 above a 3x3 input (and a 3x3 output): the input is {3,3}.  Its example 1 sends two updates
-to element 3: the later one (7) is what the page shows, and dmlc's rule."""
+to element 3: the later one (7) is what the page shows, and dmlc's rule.
+
+GATHER_ND, GATHER_ND1 and SCATTER_ND: their pages' examples (ONNX's GatherND and ScatterND
+examples in DirectML's descs).  SCATTER_ND's page prints FLOAT32 indices (an index tensor is
+INT32, INT64, UINT32 or UINT64: here UINT32) and tensors of 1, 2 and 1 dimensions where
+every tensor of a desc has one DimensionCount: here Input {1,8}, Indices {4,1} and Updates
+{1,4}; its title names SCATTER_ELEMENTS.  The pages' formula takes the sizes after a tuple
+from Input's last dimensions; their examples (and ONNX) take the ones after the tuple's
+axes, which is what runs here."""
 import numpy as np
 
 import dmlc
@@ -102,4 +110,63 @@ EXAMPLES += [
     _scatter_example(2, "2-D scatter along Axis 0; the page prints InputTensor Sizes {2,3} over a 3x3 input",
                      np.zeros((3, 3), np.float32), np.array([[1, 0, 2], [0, 2, 1]], np.uint32),
                      np.array([[10, 11, 12], [20, 21, 22]], np.float32), [[20, 11, 0], [10, 0, 22], [0, 21, 12]]),
+]
+
+
+def _nd_example(opname, number, title, params, x, indices, expected, updates=None):
+    """GATHER_ND(1) or SCATTER_ND example: x and indices (and updates) as the page's
+    tensors, all of one DimensionCount; the Python call gets them without the leading ones
+    the desc's dimension counts leave out."""
+    r, q = params["InputDimensionCount"], params["IndicesDimensionCount"]
+
+    def run(inputs):
+        xs, ix = inputs["InputTensor"], inputs["IndicesTensor"]
+        xs, ix = xs.reshape(xs.shape[xs.ndim - r:]), ix.reshape(ix.shape[ix.ndim - q:])
+        if opname == "SCATTER_ND":
+            upd = inputs["UpdatesTensor"]
+            k = ix.shape[-1]
+            upd = upd.reshape(ix.shape[:-1] + xs.shape[k:])
+            return {"OutputTensor": dmlc.scatter_nd(xs, ix, upd).reshape(inputs["InputTensor"].shape)}
+        res = dmlc.gather_nd(xs, ix, batch_dims=params.get("BatchDimensionCount", 0))
+        return {"OutputTensor": res.reshape(np.shape(expected))}
+
+    inputs = {"InputTensor": x, "IndicesTensor": indices}
+    if updates is not None:
+        inputs["UpdatesTensor"] = updates
+    return Example(
+        name=f"{opname} example {number} ({title})",
+        page=f"DML_{opname}_OPERATOR_DESC",
+        params=params,
+        inputs=inputs,
+        expected={"OutputTensor": np.array(expected, x.dtype)},
+        run=run,
+    )
+
+
+_ND_X2 = np.array([[0, 1], [2, 3]], np.float32)
+_ND_X3 = np.array([[[0, 1], [2, 3]], [[4, 5], [6, 7]]], np.float32)
+_ND2 = {"InputDimensionCount": 2, "IndicesDimensionCount": 2}
+_ND3 = {"InputDimensionCount": 3, "IndicesDimensionCount": 3}
+
+EXAMPLES += [
+    # output[j] = input[indices[j, 0], indices[j, 1]]: the elements (0, 0) and (1, 1)
+    _nd_example("GATHER_ND", 1, "tuples of two name elements", _ND2, _ND_X2,
+                np.array([[0, 0], [1, 1]], np.uint32), [[0, 3]]),
+    # output[j, :] = input[indices[j, 0], :]: rows 1 and 0
+    _nd_example("GATHER_ND", 2, "tuples of one name rows", _ND2, _ND_X2, np.array([[1], [0]], np.uint32),
+                [[2, 3], [0, 1]]),
+    # output[j, :] = input[indices[j, 0], indices[j, 1], :]
+    _nd_example("GATHER_ND", 3, "3-D input, tuples of two name rows", _ND3, _ND_X3,
+                np.array([[[0, 1], [1, 0]]], np.uint32), [[[2, 3], [4, 5]]]),
+    _nd_example("GATHER_ND", 4, "3-D input and indices, the result keeps indices' leading axes", _ND3, _ND_X3,
+                np.array([[[0, 1]], [[1, 0]]], np.uint32), [[[2, 3]], [[4, 5]]]),
+    # output[b, :] = input[b, indices[b, 0], :]
+    _nd_example("GATHER_ND1", 1, "BatchDimensionCount 1: each batch picks its own row",
+                dict(_ND3, IndicesDimensionCount=2, BatchDimensionCount=1), _ND_X3,
+                np.array([[[1], [0]]], np.uint32), [[[2, 3], [4, 5]]]),
+    # output = input; output[indices[j, 0]] = updates[j]
+    _nd_example("SCATTER_ND", 1, "1-D scatter; the page prints FLOAT32 indices and tensors of 1, 2 and 1 "
+                "dimensions", {"InputDimensionCount": 1, "IndicesDimensionCount": 2},
+                np.arange(1, 9, dtype=np.float32).reshape(1, 8), np.array([[4], [3], [1], [7]], np.uint32),
+                [[1, 11, 3, 10, 9, 6, 7, 12]], updates=np.array([[9, 10, 11, 12]], np.float32)),
 ]

@@ -34,6 +34,8 @@ def workloads(quick):
         gather._workload("gather", f32, (64, 16), (8,), 0, torch, ort),
         gather._elements_workload("gather_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         gather._elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
+        gather._nd_workload("gather_nd", f32, (16, 8, 4), 8, torch, ort),
+        gather._nd_workload("scatter_nd", f32, (16, 8, 4), 8, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),

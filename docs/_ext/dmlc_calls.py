@@ -138,6 +138,19 @@ CASES = {
                 "u": _f32("[5, 6, 7, 8, 9]")},
         python="dmlc.scatter_elements(x, i, u, axis=0)",
         fields={"Axis": 0}),
+    "GATHER_ND": dict(
+        arrays={"x": _f32("[[0, 1], [2, 3]]"), "i": "np.array([[1], [-2], [7]], np.int64)"},
+        python="dmlc.gather_nd(x, i)",
+        fields={"InputDimensionCount": 2, "IndicesDimensionCount": 2}),
+    "GATHER_ND1": dict(
+        arrays={"x": _f32("[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]"), "i": "np.array([[[1]], [[0]]], np.uint32)"},
+        python="dmlc.gather_nd(x, i, batch_dims=1)",
+        fields={"InputDimensionCount": 3, "IndicesDimensionCount": 3, "BatchDimensionCount": 1}),
+    "SCATTER_ND": dict(
+        arrays={"x": _f32("[[1, 2], [3, 4], [5, 6], [7, 8]]"), "i": "np.array([[3], [-1], [0], [9]], np.int32)",
+                "u": _f32("[[10, 11], [12, 13], [14, 15], [16, 17]]")},
+        python="dmlc.scatter_nd(x, i, u)",
+        fields={"InputDimensionCount": 2, "IndicesDimensionCount": 2}),
     "UPSAMPLE_2D": dict(
         arrays={"x": _f32("[[[[1, 2], [3, 4]]]]")},
         python='dmlc.upsample_2d(x, 2, mode="linear")',

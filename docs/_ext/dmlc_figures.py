@@ -333,6 +333,37 @@ def gather():
     return fig
 
 
+def gather_nd():
+    """GATHER_ND and SCATTER_ND with index pairs into a 3x4 array: each pair names one
+    element; -1 counts from the end, 9 is clamped (gather) or skips the pair (scatter)."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    idx = np.array([[2, 1], [0, -1], [1, 9], [2, 1]], np.int64)
+    upd = np.array([-1, -2, -3, -4], np.float32)
+    y = dmlc.gather_nd(x, idx)
+    z = dmlc.scatter_nd(x, idx, upd)
+    adj = np.where(idx < 0, idx + np.array([3, 4]), idx)
+    picked = np.minimum(adj, [2, 3])
+    assert np.array_equal(y, x[picked[:, 0], picked[:, 1]]), y
+    want = x.copy()
+    for (r, c), v in zip(adj.tolist(), upd.tolist()):  # in order: the later of two equal pairs wins
+        if r < 3 and c < 4:
+            want[r, c] = v
+    assert np.array_equal(z, want), z
+    plt = _plt()
+    fig, axes = plt.subplots(1, 4, figsize=(12, 3.0), gridspec_kw={"width_ratios": [4, 2, 1, 4]})
+    color = {(r, c): _PALETTE[(r * 4 + c) % len(_PALETTE)] for r in range(3) for c in range(4)}
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[color[(r, c)] for c in range(4)] for r in range(3)],
+          "x (3, 4)")
+    pcol = [[color[(int(r), int(c))]] * 2 for r, c in picked]
+    _grid(axes[1], [[str(v) for v in r] for r in idx.tolist()], pcol, "index pairs")
+    _grid(axes[2], [[_fmt(v)] for v in y], [[p[0]] for p in pcol], "gather_nd")
+    zcol = [[_PALETTE[7] if z[r, c] < 0 else color[(r, c)] for c in range(4)] for r in range(3)]
+    _grid(axes[3], [[_fmt(v) for v in r] for r in z], zcol, "scatter_nd(x, i, u)")
+    fig.suptitle("gather: out[j] = x[i[j, 0], i[j, 1]] (9 clamps to 3); scatter: x[i[j]] = u[j] "
+                 "(u = -1..-4; (1, 9) writes nothing; (2, 1) twice: the later wins)", fontsize=10)
+    return fig
+
+
 def resample():
     """RESAMPLE2: a 2x2 image enlarged to 4x4, nearest and linear (pixel centres, clamped edges)."""
     x = np.array([[1, 2], [3, 4]], np.float32)
@@ -493,6 +524,7 @@ FIGURES = {
     "identity.png": identity,
     "gather.png": gather,
     "gather_elements.png": gather_elements,
+    "gather_nd.png": gather_nd,
     "resample.png": resample,
     "argminmax.png": argminmax,
     "cumulative.png": cumulative,

@@ -1,8 +1,10 @@
-/* gather.c - the gathers and scatters that index along one axis: GATHER (slices of the
- * input picked by indices), GATHER_ELEMENTS (one element per index) and SCATTER_ELEMENTS
- * (its inverse: the input with elements replaced), sharing the index reading (index_value),
+/* gather.c - the gathers and scatters: GATHER (slices of the input picked by indices along
+ * one axis), GATHER_ELEMENTS (one element per index), SCATTER_ELEMENTS (its inverse: the
+ * input with elements replaced), GATHER_ND(1) (blocks picked by index tuples) and
+ * SCATTER_ND (its inverse), sharing the index reading (index_value),
  * the merged-dimension walk (ga_dims) and the common validation (validate_indexing).
- * docs/operators/gather.rst, gather_elements.rst and scatter_elements.rst state the rules.
+ * docs/operators/gather.rst, gather_elements.rst, scatter_elements.rst, gather_nd.rst,
+ * gather_nd1.rst and scatter_nd.rst state the rules.
  *
  * GATHER:
  * D dimensions everywhere; Axis < D; K = IndexDimensions <= D, of which only the last K
@@ -154,6 +156,12 @@ static GA_INLINE void dims_at(const ga_dims* g, uint64_t k, int64_t* a, int64_t*
 static GA_INLINE void dims_at3(const ga_dims* g, uint64_t k, int64_t* a, int64_t* b, int64_t* c)
 {
     int64_t oa = 0, ob = 0, oc = 0;
+    if (g->nd == 1) { /* one merged dimension (a packed group): no division */
+        *a = (int64_t)k * g->a[0];
+        *b = (int64_t)k * g->b[0];
+        *c = (int64_t)k * g->c[0];
+        return;
+    }
     for (UINT i = g->nd; i-- > 0;) {
         const uint64_t q = k % g->sizes[i];
         k /= g->sizes[i];
@@ -345,9 +353,9 @@ static UINT gathered(const gather_args* a, const dmlc_tensor* in, const dmlc_ten
 }
 
 /* What the gathers and scatters share: the index type, one dimension count, the output of
- * the input's type (out NULL when inferring), Axis < D. */
-static HRESULT validate_indexing(const char* opname, UINT axis, const dmlc_tensor* in, const dmlc_tensor* idx,
-                                 const dmlc_tensor* out)
+ * the input's type (out NULL when inferring). */
+static HRESULT validate_tensors(const char* opname, const dmlc_tensor* in, const dmlc_tensor* idx,
+                                const dmlc_tensor* out)
 {
     HRESULT hr;
     if (FAILED(hr = check_index_type(opname, "IndicesTensor", idx)) ||
@@ -356,6 +364,15 @@ static HRESULT validate_indexing(const char* opname, UINT axis, const dmlc_tenso
     if (out && (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", out, "OutputTensor", opname)) ||
                 FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", out, "OutputTensor", opname))))
         return hr;
+    return S_OK;
+}
+
+/* ... and Axis < D (GATHER, GATHER_ELEMENTS, SCATTER_ELEMENTS). */
+static HRESULT validate_indexing(const char* opname, UINT axis, const dmlc_tensor* in, const dmlc_tensor* idx,
+                                 const dmlc_tensor* out)
+{
+    HRESULT hr;
+    if (FAILED(hr = validate_tensors(opname, in, idx, out))) return hr;
     if (axis >= in->ndim)
         return dmlc_fail(E_INVALIDARG, opname, "Axis is %u, expected less than %u (InputTensor.DimensionCount)", axis,
                          in->ndim);
@@ -443,6 +460,50 @@ static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, cons
     st->inner_run = st->inner.ndim == 0 || (st->inner.ndim == 1 && st->inner.dst_strides[0] == 1 &&
                                             st->inner.src_strides[0] == 1);
     st->fn = ga_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type));
+}
+
+/* The scatters run in place only when Output places every element as Input does: then the
+ * copy of Input to Output is skipped. */
+static int same_layout(const dmlc_tensor* in, const dmlc_tensor* out)
+{
+    for (UINT d = 0; d < in->ndim; ++d)
+        if (in->sizes[d] > 1 && in->strides[d] != out->strides[d]) return 0;
+    return 1;
+}
+
+/* The tensors of GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND(1) and SCATTER_ND: Input,
+ * Indices, Updates (the scatters: upd non-NULL) and Output (out NULL: inferring, where the
+ * inputs may be empty). */
+static HRESULT init_tensors(const char* opname, const DML_TENSOR_DESC* in_d, const DML_TENSOR_DESC* idx_d,
+                            const DML_TENSOR_DESC* upd_d, const DML_TENSOR_DESC* out_d, dmlc_tensor* in,
+                            dmlc_tensor* idx, dmlc_tensor* upd, dmlc_tensor* out)
+{
+    const dmlc_tensor_role role = out ? DMLC_INPUT : DMLC_INPUT_MAY_BE_EMPTY;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_tensor_init(in, in_d, opname, "InputTensor", 1, DMLC_MAX_DIMS, role)) ||
+        FAILED(hr = dmlc_tensor_init(idx, idx_d, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, role)) ||
+        (upd && FAILED(hr = dmlc_tensor_init(upd, upd_d, opname, "UpdatesTensor", 1, DMLC_MAX_DIMS, role))) ||
+        (out && FAILED(hr = dmlc_tensor_init(out, out_d, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT))))
+        return hr;
+    return S_OK;
+}
+
+/* The operator of validated tensors (upd NULL for a gather), with state_size bytes of state
+ * for its plan; a scatter may run in place when Output places every element as Input. */
+static DMLC_OPERATOR_T* alloc_indexing(DML_OPERATOR_TYPE type, const char* opname, const dmlc_tensor* in,
+                                       const dmlc_tensor* idx, const dmlc_tensor* upd, const dmlc_tensor* out,
+                                       size_t state_size)
+{
+    DMLC_OPERATOR_T* o = dmlc_operator_alloc(type, opname, upd ? 3 : 2, 1, state_size);
+    if (!o) return NULL;
+    o->inputs[0] = *in;
+    o->inputs[1] = *idx;
+    o->outputs[0] = *out;
+    if (upd) {
+        o->inputs[2] = *upd;
+        o->in_place = same_layout(in, out) ? DMLC_IN_PLACE_SAME_LAYOUT : DMLC_IN_PLACE_LAYOUTS_DIFFER;
+    }
+    return o;
 }
 
 /* ---- GATHER_ELEMENTS and SCATTER_ELEMENTS ---------------------------------------------------
@@ -583,15 +644,20 @@ static void scatter_elements_execute(const DMLC_OPERATOR_T* op, const void* cons
     elements_run(op, (char*)in[2], (char*)out[0], (const char*)in[1]);
 }
 
-/* The two descs' fields (GATHER_ELEMENTS has no upd: NULL). */
-typedef struct elements_args {
+/* The fields of the elements' and ND descs: the tensors (the gathers have no upd: NULL),
+ * then Axis (GATHER_ELEMENTS, SCATTER_ELEMENTS) or r, q and b (InputDimensionCount,
+ * IndicesDimensionCount and BatchDimensionCount: GATHER_ND(1), SCATTER_ND; b 0 but for
+ * GATHER_ND1); the fields a desc lacks are 0. */
+typedef struct ix_args {
     const DML_TENSOR_DESC *in, *idx, *upd, *out;
     UINT axis;
-} elements_args;
+    UINT r, q, b;
+} ix_args;
 
-static elements_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc)
+static ix_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc)
 {
-    elements_args a;
+    ix_args a;
+    a.r = a.q = a.b = 0;
     if (type == DML_OPERATOR_GATHER_ELEMENTS) {
         const DML_GATHER_ELEMENTS_OPERATOR_DESC* d = (const DML_GATHER_ELEMENTS_OPERATOR_DESC*)desc;
         a.in = d->InputTensor;
@@ -612,7 +678,7 @@ static elements_args read_elements_args(DML_OPERATOR_TYPE type, const void* desc
 
 /* Axis, the tensors' types, ranks and sizes (upd: SCATTER_ELEMENTS' UpdatesTensor, NULL for
  * GATHER_ELEMENTS); the output's sizes into sh: Indices' (gather) or Input's (scatter). */
-static HRESULT validate_elements(const char* opname, const elements_args* a, const dmlc_tensor* in,
+static HRESULT validate_elements(const char* opname, const ix_args* a, const dmlc_tensor* in,
                                  const dmlc_tensor* idx, const dmlc_tensor* upd, const dmlc_tensor* out,
                                  dmlc_shapes* sh)
 {
@@ -642,7 +708,7 @@ static HRESULT validate_elements(const char* opname, const elements_args* a, con
 
 /* w: the walked tensor (gather's output, scatter's updates), t: the indexed one (gather's
  * input, scatter's output). */
-static void plan_elements(ge_state* st, const elements_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+static void plan_elements(ge_state* st, const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
                           const dmlc_tensor* w, const dmlc_tensor* t, int scatter)
 {
     const UINT D = idx->ndim, A = a->axis;
@@ -681,53 +747,382 @@ static void plan_elements(ge_state* st, const elements_args* a, const dmlc_tenso
     st->fn = ge_fn_for(st->es, index_kind(idx->type), scatter);
 }
 
-static HRESULT infer_elements(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+/* ---- GATHER_ND, GATHER_ND1 and SCATTER_ND ---------------------------------------------------
+ * r = InputDimensionCount, q = IndicesDimensionCount, each 1 to D; only the last r sizes of
+ * InputTensor (data) and the last q of IndicesTensor (idx) count, the leading ones are 1.
+ * k = idx[q-1] is the length of an index tuple, b = BatchDimensionCount (GATHER_ND and
+ * SCATTER_ND: 0): b < q, 1 <= k <= r - b, data[0..b) = idx[0..b).  With j over the tuples
+ * idx[0..q-1) and s over data[b+k..r):
+ *     GATHER_ND(1):  out[j, s] = data[j[0..b), t, s]        t = Indices[j, 0..k)
+ *     SCATTER_ND:    out = in, then out[t_j, s] = Updates[j, s] per j in row-major order
+ * GATHER_ND(1)'s Output.Sizes and SCATTER_ND's Updates.Sizes are idx[0..q-1) ++
+ * data[b+k..r) fitted to D by prepending 1s (no more than D entries).  Each coordinate t[a]
+ * is adjusted on its own axis (n = data[b+a]): the gathers clamp it into [0, n-1], the
+ * scatter skips a tuple with a coordinate outside [0, n).  (DirectML's pages take the sizes
+ * after the tuple from Input's last dimensions; their example and ONNX take data[b+k..r).)
+ * Example: data {2, 2} = [[0, 1], [2, 3]], idx {2, 1} = [[1], [-2]] (k 1): out {2, 2} =
+ * [[2, 3], [0, 1]].
+ *
+ * Each tuple addresses one block of data[b+k..r): a single element (typed copy), a
+ * contiguous run (memcpy) or a strided block (a copy plan), as GATHER's inner block.  The
+ * gathers share tuples out across threads.  The scatter shares out destinations instead:
+ * each range of them walks every tuple in order and writes those landing in it, so a
+ * later duplicate wins whatever the split. */
+typedef struct nd_state nd_state;
+typedef void (*nd_fn)(const nd_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end);
+
+struct nd_state {
+    UINT es;                       /* element size */
+    UINT xs;                       /* index size */
+    UINT k;                        /* the tuple's length */
+    uint64_t n[DMLC_MAX_DIMS];     /* data[b+a]: the size coordinate a indexes */
+    int64_t t_st[DMLC_MAX_DIMS];   /* T's stride on coordinate a's axis, in elements */
+    uint64_t dest_st[DMLC_MAX_DIMS]; /* SCATTER_ND: coordinate a's row-major weight in data[0..k) */
+    uint64_t dest_count;           /* SCATTER_ND: the destinations, data[0..k) */
+    int64_t x_comp;                /* Indices' stride along the tuple, in elements */
+    ga_dims tuples;                /* idx[0..q-1): a = Indices, b = W, c = T strides (batch axes; 0 elsewhere) */
+    dmlc_copy_plan inner;          /* data[b+k..r): gathers W <- T, the scatter T <- W */
+    uint64_t inner_count;
+    int inner_run;                 /* the block is one contiguous run in both tensors */
+    dmlc_copy_plan copy;           /* SCATTER_ND: Input -> Output */
+    nd_fn fn;
+};
+
+/* Tuple j's offsets: in W (elements) and in T (elements, *dest its destination number for
+ * the scatter).  Returns 0 when the scatter must skip it (a coordinate out of range). */
+static GA_INLINE int nd_tuple(const nd_state* st, const char* idx, uint64_t j, int64_t* ow, int64_t* ot, uint64_t* dest,
+                              const int KIND, const int SCATTER)
 {
-    const elements_args a = read_elements_args(type, desc);
-    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS;
-    dmlc_tensor in, idx, upd;
-    HRESULT hr;
-    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
-        FAILED(hr = dmlc_tensor_init(&in, a.in, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
-        FAILED(hr = dmlc_tensor_init(&idx, a.idx, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
-        (scatter && FAILED(hr = dmlc_tensor_init(&upd, a.upd, opname, "UpdatesTensor", 1, DMLC_MAX_DIMS,
-                                                 DMLC_INPUT_MAY_BE_EMPTY))))
-        return hr;
-    return validate_elements(opname, &a, &in, &idx, scatter ? &upd : NULL, NULL, sh);
+    int64_t ox, o;
+    uint64_t f = 0;
+    dims_at3(&st->tuples, j, &ox, ow, &o);
+    for (UINT a = 0; a < st->k; ++a) {
+        const uint64_t i = index_value(idx + (ox + (int64_t)a * st->x_comp) * (int64_t)st->xs, KIND, st->n[a], !SCATTER);
+        if (SCATTER && i >= st->n[a]) return 0;
+        o += (int64_t)i * st->t_st[a];
+        f += i * st->dest_st[a];
+    }
+    *ot = o;
+    *dest = f;
+    return 1;
 }
 
-static HRESULT create_elements(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+static GA_INLINE void nd_block(const nd_state* st, char* dst, const char* src, const UINT ES)
 {
-    const elements_args a = read_elements_args(type, desc);
-    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS;
-    const UINT nin = scatter ? 3 : 2;
+    if (ES) memcpy(dst, src, ES);
+    else if (st->inner_run) memcpy(dst, src, (size_t)(st->inner_count * st->es));
+    else dmlc_copy_run_serial(&st->inner, dst, src);
+}
+
+/* Gathers: tuples [begin, end).  Scatter: destinations [begin, end) of dest_count. */
+static GA_INLINE void nd_body(const nd_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end,
+                              const UINT ES, const int KIND, const int SCATTER)
+{
+    const int64_t es = st->es;
+    int64_t ow, ot;
+    uint64_t f;
+    if (!SCATTER) {
+        for (uint64_t j = begin; j < end; ++j) {
+            nd_tuple(st, idx, j, &ow, &ot, &f, KIND, 0);
+            nd_block(st, w + ow * es, t + ot * es, ES);
+        }
+        return;
+    }
+    for (uint64_t j = 0; j < st->tuples.count; ++j)
+        if (nd_tuple(st, idx, j, &ow, &ot, &f, KIND, 1) && f >= begin && f < end)
+            nd_block(st, t + ot * es, w + ow * es, ES);
+}
+
+#define ND_FN(ES, KIND, SC)                                                                                     \
+    static void nd_##ES##_##KIND##_##SC(const nd_state* st, char* w, char* t, const char* idx, uint64_t begin, \
+                                        uint64_t end)                                                        \
+    {                                                                                                        \
+        nd_body(st, w, t, idx, begin, end, ES, KIND, SC);                                                    \
+    }
+#define ND_FNS(KIND, SC) ND_FN(0, KIND, SC) ND_FN(1, KIND, SC) ND_FN(2, KIND, SC) ND_FN(4, KIND, SC) ND_FN(8, KIND, SC)
+ND_FNS(0, 0) ND_FNS(1, 0) ND_FNS(2, 0) ND_FNS(3, 0)
+ND_FNS(0, 1) ND_FNS(1, 1) ND_FNS(2, 1) ND_FNS(3, 1)
+#undef ND_FNS
+#undef ND_FN
+
+static nd_fn nd_fn_for(UINT es, int kind, int scatter)
+{
+#define ND_ROW(KIND, SC) {nd_0_##KIND##_##SC, nd_1_##KIND##_##SC, nd_2_##KIND##_##SC, nd_4_##KIND##_##SC, nd_8_##KIND##_##SC}
+    static const nd_fn table[2][4][5] = {{ND_ROW(0, 0), ND_ROW(1, 0), ND_ROW(2, 0), ND_ROW(3, 0)},
+                                         {ND_ROW(0, 1), ND_ROW(1, 1), ND_ROW(2, 1), ND_ROW(3, 1)}};
+#undef ND_ROW
+    const int e = es == 0 ? 0 : es == 1 ? 1 : es == 2 ? 2 : es == 4 ? 3 : 4;
+    return table[scatter][kind][e];
+}
+
+typedef struct nd_job {
+    const nd_state* st;
+    char* w;
+    char* t;
+    const char* idx;
+} nd_job;
+
+static void nd_range(void* vjob, uint64_t begin, uint64_t end)
+{
+    const nd_job* job = (const nd_job*)vjob;
+    job->st->fn(job->st, job->w, job->t, job->idx, begin, end);
+}
+
+static void gather_nd_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const nd_state* st = (const nd_state*)op->state;
+    nd_job job;
+    job.st = st;
+    job.w = (char*)out[0];
+    job.t = (char*)in[0];
+    job.idx = (const char*)in[1];
+    dmlc_parallel_for(st->tuples.count, op->outputs[0].count * st->es * 2 + op->inputs[1].count * st->xs, nd_range, &job);
+}
+
+static void scatter_nd_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
+{
+    const nd_state* st = (const nd_state*)op->state;
+    nd_job job;
+    /* Bound in place (output at exactly the input's memory, one layout): nothing to copy. */
+    if (out[0] != in[0]) dmlc_copy_run(&st->copy, out[0], in[0]);
+    job.st = st;
+    job.w = (char*)in[2];
+    job.t = (char*)out[0];
+    job.idx = (const char*)in[1];
+    /* Every range reads every index: one range per thread, and only for enough updates. */
+    dmlc_parallel_for(st->dest_count, op->inputs[2].count * st->es * 2, nd_range, &job);
+}
+
+static ix_args read_nd_args(DML_OPERATOR_TYPE type, const void* desc)
+{
+    ix_args a;
+    a.axis = 0;
+    if (type == DML_OPERATOR_SCATTER_ND) {
+        const DML_SCATTER_ND_OPERATOR_DESC* d = (const DML_SCATTER_ND_OPERATOR_DESC*)desc;
+        a.in = d->InputTensor;
+        a.idx = d->IndicesTensor;
+        a.upd = d->UpdatesTensor;
+        a.out = d->OutputTensor;
+        a.r = d->InputDimensionCount;
+        a.q = d->IndicesDimensionCount;
+        a.b = 0;
+    } else if (type == DML_OPERATOR_GATHER_ND1) {
+        const DML_GATHER_ND1_OPERATOR_DESC* d = (const DML_GATHER_ND1_OPERATOR_DESC*)desc;
+        a.in = d->InputTensor;
+        a.idx = d->IndicesTensor;
+        a.upd = NULL;
+        a.out = d->OutputTensor;
+        a.r = d->InputDimensionCount;
+        a.q = d->IndicesDimensionCount;
+        a.b = d->BatchDimensionCount;
+    } else {
+        const DML_GATHER_ND_OPERATOR_DESC* d = (const DML_GATHER_ND_OPERATOR_DESC*)desc;
+        a.in = d->InputTensor;
+        a.idx = d->IndicesTensor;
+        a.upd = NULL;
+        a.out = d->OutputTensor;
+        a.r = d->InputDimensionCount;
+        a.q = d->IndicesDimensionCount;
+        a.b = 0;
+    }
+    return a;
+}
+
+/* Entry e of idx[0..q-1) ++ data[b+k..r) (m entries), and the field and dimension it comes from. */
+static UINT nd_result(const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx, UINT e, const char** field,
+                      UINT* dim)
+{
+    const UINT D = in->ndim, k = (UINT)idx->sizes[D - 1];
+    if (e + 1 < a->q) {
+        *field = "IndicesTensor";
+        *dim = D - a->q + e;
+        return idx->sizes[*dim];
+    }
+    *field = "InputTensor";
+    *dim = D - a->r + a->b + k + (e - (a->q - 1));
+    return in->sizes[*dim];
+}
+
+/* The counts, the tensors' types, ranks and sizes (upd: SCATTER_ND's UpdatesTensor, NULL for
+ * the gathers); the output's sizes into sh: the result's (gathers) or Input's (scatter). */
+static HRESULT validate_nd(const char* opname, const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+                           const dmlc_tensor* upd, const dmlc_tensor* out, dmlc_shapes* sh)
+{
+    const UINT D = in->ndim;
+    UINT k, m;
+    HRESULT hr;
+    if (upd && (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", upd, "UpdatesTensor", opname)) ||
+                FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", upd, "UpdatesTensor", opname))))
+        return hr;
+    if (FAILED(hr = validate_tensors(opname, in, idx, out))) return hr;
+    if (a->r < 1 || a->r > D)
+        return dmlc_fail(E_INVALIDARG, opname, "InputDimensionCount is %u, expected 1 to %u (InputTensor.DimensionCount)",
+                         a->r, D);
+    if (a->q < 1 || a->q > D)
+        return dmlc_fail(E_INVALIDARG, opname,
+                         "IndicesDimensionCount is %u, expected 1 to %u (IndicesTensor.DimensionCount)", a->q, D);
+    if (a->b >= a->q || a->b >= a->r)
+        return dmlc_fail(E_INVALIDARG, opname,
+                         "BatchDimensionCount is %u, expected less than %u (IndicesDimensionCount %u and "
+                         "InputDimensionCount %u)",
+                         a->b, a->q < a->r ? a->q : a->r, a->q, a->r);
+    for (UINT d = 0; d + a->r < D; ++d)
+        if (FAILED(hr = dmlc_tensor_expect_size(in, opname, "InputTensor", d, 1,
+                                                "only the last InputDimensionCount %u dimensions hold data", a->r)))
+            return hr;
+    for (UINT d = 0; d + a->q < D; ++d)
+        if (FAILED(hr = dmlc_tensor_expect_size(idx, opname, "IndicesTensor", d, 1,
+                                                "only the last IndicesDimensionCount %u dimensions hold indices", a->q)))
+            return hr;
+    k = (UINT)idx->sizes[D - 1];
+    if (k < 1 || k > a->r - a->b)
+        return dmlc_fail(E_INVALIDARG, opname,
+                         "IndicesTensor.Sizes[%u] is %u (the index tuple's length), expected 1 to %u "
+                         "(InputDimensionCount %u - BatchDimensionCount %u)",
+                         D - 1, k, a->r - a->b, a->r, a->b);
+    for (UINT e = 0; e < a->b; ++e)
+        if (FAILED(hr = dmlc_tensor_expect_size(idx, opname, "IndicesTensor", D - a->q + e, in->sizes[D - a->r + e],
+                                                "InputTensor.Sizes[%u], batch dimension %u of BatchDimensionCount %u",
+                                                D - a->r + e, e, a->b)))
+            return hr;
+    m = a->q - 1 + a->r - a->b - k;
+    if (m > D)
+        return dmlc_fail(E_INVALIDARG, opname,
+                         "%s has %u dimensions (IndicesDimensionCount %u - 1 + InputDimensionCount %u - "
+                         "BatchDimensionCount %u - the tuple's length %u), more than InputTensor.DimensionCount %u",
+                         upd ? "UpdatesTensor's gathered shape" : "the gathered result", m, a->q, a->r, a->b, k, D);
+    for (UINT d = 0; d < D; ++d) {
+        const char* field = NULL;
+        UINT dim = 0;
+        const uint64_t size = d + m < D ? 1 : nd_result(a, in, idx, d + m - D, &field, &dim);
+        if (upd) {
+            hr = d + m < D ? dmlc_tensor_expect_size(upd, opname, "UpdatesTensor", d, 1, "leading dimensions are 1")
+                           : dmlc_tensor_expect_size(upd, opname, "UpdatesTensor", d, size, "%s.Sizes[%u]", field, dim);
+            if (FAILED(hr)) return hr;
+        }
+    }
+    dmlc_shape_rank(sh, 0, D);
+    for (UINT d = 0; d < D; ++d) {
+        const char* field = NULL;
+        UINT dim = 0;
+        if (upd)
+            hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, in->sizes[d], "InputTensor.Sizes[%u]", d);
+        else if (d + m < D)
+            hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, 1, "leading dimensions are 1");
+        else {
+            const UINT size = nd_result(a, in, idx, d + m - D, &field, &dim);
+            hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, size, "%s.Sizes[%u]", field, dim);
+        }
+        if (FAILED(hr)) return hr;
+    }
+    return S_OK;
+}
+
+/* w: the walked tensor (the gathers' output, the scatter's updates), t: the indexed one (the
+ * gathers' input, the scatter's output). */
+static void plan_nd(nd_state* st, const ix_args* a, const dmlc_tensor* in, const dmlc_tensor* idx,
+                    const dmlc_tensor* w, const dmlc_tensor* t, int scatter)
+{
+    const UINT D = in->ndim, k = (UINT)idx->sizes[D - 1], b = a->b;
+    const UINT data0 = D - a->r, idx0 = D - a->q, m = a->q - 1 + a->r - b - k, w0 = D - m;
+    uint64_t sizes[DMLC_MAX_DIMS];
+    int64_t sa[DMLC_MAX_DIMS], sb[DMLC_MAX_DIMS], sc[DMLC_MAX_DIMS];
+    UINT s = 0;
+    memset(st, 0, sizeof *st);
+    st->es = in->elem_size;
+    st->xs = idx->elem_size;
+    st->k = k;
+    st->x_comp = (int64_t)idx->strides[D - 1];
+    st->dest_count = 1;
+    for (UINT c = k; c-- > 0;) {
+        st->n[c] = t->sizes[data0 + b + c];
+        st->t_st[c] = (int64_t)t->strides[data0 + b + c];
+        st->dest_st[c] = st->dest_count;
+        st->dest_count *= st->n[c];
+    }
+    /* The tuples: W's dimensions w0 .. w0 + q - 1; the batch ones step T too. */
+    for (UINT e = 0; e + 1 < a->q; ++e) {
+        sizes[e] = idx->sizes[idx0 + e];
+        sa[e] = (int64_t)idx->strides[idx0 + e];
+        sb[e] = (int64_t)w->strides[w0 + e];
+        sc[e] = e < b ? (int64_t)t->strides[data0 + e] : 0;
+    }
+    dims_init(&st->tuples, a->q - 1, sizes, sa, sb, sc);
+    st->inner_count = 1;
+    for (UINT d = data0 + b + k; d < D; ++d, ++s) {
+        sizes[s] = t->sizes[d];
+        sa[s] = (int64_t)(scatter ? t->strides[d] : w->strides[w0 + a->q - 1 + s]);
+        sb[s] = (int64_t)(scatter ? w->strides[w0 + a->q - 1 + s] : t->strides[d]);
+        st->inner_count *= sizes[s];
+    }
+    dmlc_copy_plan_init(&st->inner, st->es, s, sizes, sa, sb);
+    st->inner_run = st->inner.ndim == 0 || (st->inner.ndim == 1 && st->inner.dst_strides[0] == 1 &&
+                                            st->inner.src_strides[0] == 1);
+    if (scatter) {
+        for (UINT d = 0; d < D; ++d) {
+            sizes[d] = in->sizes[d];
+            sa[d] = (int64_t)t->strides[d];
+            sb[d] = (int64_t)in->strides[d];
+        }
+        dmlc_copy_plan_init(&st->copy, st->es, D, sizes, sa, sb);
+    }
+    st->fn = nd_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type), scatter);
+}
+
+static int is_nd(DML_OPERATOR_TYPE type)
+{
+    return type == DML_OPERATOR_GATHER_ND || type == DML_OPERATOR_GATHER_ND1 || type == DML_OPERATOR_SCATTER_ND;
+}
+
+/* GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND(1) and SCATTER_ND: their desc's fields, and
+ * the validation of the elements' or ND rules (upd NULL for a gather, out NULL when inferring). */
+static ix_args read_indexing(DML_OPERATOR_TYPE type, const void* desc)
+{
+    return is_nd(type) ? read_nd_args(type, desc) : read_elements_args(type, desc);
+}
+
+static HRESULT validate_indexing_op(DML_OPERATOR_TYPE type, const char* opname, const ix_args* a, const dmlc_tensor* in,
+                                    const dmlc_tensor* idx, const dmlc_tensor* upd, const dmlc_tensor* out,
+                                    dmlc_shapes* sh)
+{
+    return is_nd(type) ? validate_nd(opname, a, in, idx, upd, out, sh)
+                       : validate_elements(opname, a, in, idx, upd, out, sh);
+}
+
+static HRESULT infer_indexing(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)
+{
+    const ix_args a = read_indexing(type, desc);
+    dmlc_tensor in, idx, upd;
+    dmlc_tensor* u = type == DML_OPERATOR_SCATTER_ELEMENTS || type == DML_OPERATOR_SCATTER_ND ? &upd : NULL;
+    HRESULT hr;
+    if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
+        FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, NULL, &in, &idx, u, NULL)))
+        return hr;
+    return validate_indexing_op(type, opname, &a, &in, &idx, u, NULL, sh);
+}
+
+static HRESULT create_indexing(DML_OPERATOR_TYPE type, const char* opname, const void* desc, DMLC_OPERATOR_T** op)
+{
+    const ix_args a = read_indexing(type, desc);
+    const int scatter = type == DML_OPERATOR_SCATTER_ELEMENTS || type == DML_OPERATOR_SCATTER_ND;
     dmlc_tensor in, idx, upd, out;
+    dmlc_tensor* u = scatter ? &upd : NULL;
     dmlc_shapes sh = {opname, 0, 1, &out, NULL};
     DMLC_OPERATOR_T* o;
     HRESULT hr;
-    if (FAILED(hr = dmlc_tensor_init(&in, a.in, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
-        FAILED(hr = dmlc_tensor_init(&idx, a.idx, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
-        (scatter && FAILED(hr = dmlc_tensor_init(&upd, a.upd, opname, "UpdatesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT))) ||
-        FAILED(hr = dmlc_tensor_init(&out, a.out, opname, "OutputTensor", 1, DMLC_MAX_DIMS, DMLC_OUTPUT)) ||
-        FAILED(hr = validate_elements(opname, &a, &in, &idx, scatter ? &upd : NULL, &out, &sh)))
+    if (FAILED(hr = init_tensors(opname, a.in, a.idx, a.upd, a.out, &in, &idx, u, &out)) ||
+        FAILED(hr = validate_indexing_op(type, opname, &a, &in, &idx, u, &out, &sh)))
         return hr;
-    o = dmlc_operator_alloc(type, opname, nin, 1, sizeof(ge_state));
+    o = alloc_indexing(type, opname, &in, &idx, u, &out, is_nd(type) ? sizeof(nd_state) : sizeof(ge_state));
     if (!o) return E_OUTOFMEMORY;
-    o->inputs[0] = in;
-    o->inputs[1] = idx;
-    o->outputs[0] = out;
-    if (scatter) {
-        int same = 1;
-        o->inputs[2] = upd;
-        /* In place needs one layout: then the copy of Input to Output is skipped. */
-        for (UINT d = 0; d < in.ndim; ++d)
-            if (in.sizes[d] > 1 && in.strides[d] != out.strides[d]) same = 0;
-        o->in_place = same ? DMLC_IN_PLACE_SAME_LAYOUT : DMLC_IN_PLACE_LAYOUTS_DIFFER;
-        o->execute = scatter_elements_execute;
-        plan_elements((ge_state*)o->state, &a, &in, &idx, &upd, &out, 1);
+    /* w: the walked tensor (a gather's output, a scatter's updates), t: the indexed one (a
+     * gather's input, a scatter's output). */
+    if (is_nd(type)) {
+        o->execute = scatter ? scatter_nd_execute : gather_nd_execute;
+        plan_nd((nd_state*)o->state, &a, &in, &idx, scatter ? &upd : &out, scatter ? &out : &in, scatter);
     } else {
-        o->execute = gather_elements_execute;
-        plan_elements((ge_state*)o->state, &a, &in, &idx, &out, &in, 0);
+        o->execute = scatter ? scatter_elements_execute : gather_elements_execute;
+        plan_elements((ge_state*)o->state, &a, &in, &idx, scatter ? &upd : &out, scatter ? &out : &in, scatter);
     }
     *op = o;
     return S_OK;
@@ -739,7 +1134,7 @@ HRESULT dmlc_infer_gather(DML_OPERATOR_TYPE type, const char* opname, const void
     gather_args a;
     dmlc_tensor in, idx;
     HRESULT hr;
-    if (type != DML_OPERATOR_GATHER) return infer_elements(type, opname, desc, sh);
+    if (type != DML_OPERATOR_GATHER) return infer_indexing(type, opname, desc, sh);
     a = read_args(d);
     if (FAILED(hr = dmlc_shapes_count(sh, 1)) ||
         FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT_MAY_BE_EMPTY)) ||
@@ -757,7 +1152,7 @@ HRESULT dmlc_create_gather(DML_OPERATOR_TYPE type, const char* opname, const voi
     dmlc_shapes sh = {opname, 0, 1, &out, NULL};
     DMLC_OPERATOR_T* o;
     HRESULT hr;
-    if (type != DML_OPERATOR_GATHER) return create_elements(type, opname, desc, op);
+    if (type != DML_OPERATOR_GATHER) return create_indexing(type, opname, desc, op);
     a = read_args(d);
     if (FAILED(hr = dmlc_tensor_init(&in, d->InputTensor, opname, "InputTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||
         FAILED(hr = dmlc_tensor_init(&idx, d->IndicesTensor, opname, "IndicesTensor", 1, DMLC_MAX_DIMS, DMLC_INPUT)) ||

@@ -35,8 +35,8 @@ from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
 from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
-                       ref_fill_sequence, ref_gather, ref_gather_elements, ref_max_unpool, ref_resample,
-                       ref_scale_bias, ref_scatter_elements, ref_slice, ref_slice1, ref_tile)
+                       ref_fill_sequence, ref_gather, ref_gather_elements, ref_gather_nd, ref_max_unpool, ref_resample,
+                       ref_scale_bias, ref_scatter_elements, ref_scatter_nd, ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -682,6 +682,53 @@ def indexing_cases(rng):
                       [input_tensor(x), input_tensor(idx)], [output_tensor(ref_gather(x, -2, 2)[None])], axis=2,
                       index_dimensions=0))
     cases += elements_cases(rng)
+    cases += nd_cases(rng)
+    return cases
+
+
+def nd_cases(rng):
+    """GATHER_ND, GATHER_ND1 and SCATTER_ND: the pages' worked examples, then every data type
+    with one of the four index types, coordinates in and out of range (clamped by the
+    gathers, skipping the tuple in the scatter), batch dimensions, a strided input, leading
+    ones below the dimension counts, and duplicates in the scatter."""
+    cases = []
+    for ex in ex_gather.EXAMPLES:
+        op = ex.name.split()[0]
+        if op not in ("GATHER_ND", "GATHER_ND1", "SCATTER_ND"):
+            continue
+        ins = [input_tensor(ex.inputs[k]) for k in ("InputTensor", "IndicesTensor", "UpdatesTensor") if k in ex.inputs]
+        want = ex.expected["OutputTensor"]
+        D = ex.inputs["InputTensor"].ndim
+        cases.append(Case(f"page {ex.name.split(' (')[0]}", op, ins,
+                          [output_tensor(want.reshape((1,) * (D - want.ndim) + want.shape))],
+                          input_dims=ex.params["InputDimensionCount"], indices_dims=ex.params["IndicesDimensionCount"],
+                          batch_dims=ex.params.get("BatchDimensionCount", 0)))
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        idx_dtype = (np.int32, np.int64, np.uint32, np.uint64)[k % 4]
+        iname = DML_TYPE[np.dtype(idx_dtype)]
+        x = random_values(rng, (4, 5, 3), dtype)
+        b, t = k % 2, 1 + (k // 2) % 2  # batch dimensions, the tuple's length
+        signed = np.dtype(idx_dtype).kind == "i"
+        jshape = (4, 3) if b else (6,)  # the tuples' shape; batch axis 4 = x.shape[0]
+        cols = [rng.integers(-x.shape[b + a] - 2 if signed else 0, x.shape[b + a] + 2, jshape) for a in range(t)]
+        idx = np.stack(cols, -1).astype(idx_dtype)
+        want = ref_gather_nd(x, idx, b)
+        op = "GATHER_ND1" if b else "GATHER_ND"
+        cases.append(Case(f"{op} {name} {iname} indices, BatchDimensionCount {b}, tuples of {t}, clamped", op,
+                          [input_tensor(x, [1, 12, 4], rng), input_tensor(idx.reshape((1,) * (3 - idx.ndim) + idx.shape))],
+                          [output_tensor(want.reshape((1,) * (3 - want.ndim) + want.shape))],
+                          input_dims=3, indices_dims=idx.ndim, batch_dims=b))
+        # SCATTER_ND: tuples of t over x's first axes, one duplicate, one out of range
+        idx = np.stack([rng.integers(-x.shape[a] - 1 if signed else 0, x.shape[a] + 1, 5) for a in range(t)],
+                       -1).astype(idx_dtype)
+        idx[4] = idx[1]
+        u = random_values(rng, (5,) + x.shape[t:], dtype)
+        ud = u.reshape((1,) * (3 - u.ndim) + u.shape)
+        cases.append(Case(f"SCATTER_ND {name} {iname} indices, tuples of {t}, a duplicate, out of range skipped",
+                          "SCATTER_ND", [input_tensor(x, [1, 12, 4], rng),
+                                         input_tensor(idx.reshape(1, 5, t)), input_tensor(ud)],
+                          [output_tensor(ref_scatter_nd(x, idx, u))], input_dims=3, indices_dims=2))
     return cases
 
 
@@ -841,7 +888,7 @@ def emit(cases):
                     "repeats"):
             if key in p:
                 fields.append(f".{key} = {c_uints(p[key])}")
-        for key in ("interpolation", "rounding", "scale_h", "scale_w", "p"):
+        for key in ("interpolation", "rounding", "scale_h", "scale_w", "p", "input_dims", "indices_dims", "batch_dims"):
             if key in p:
                 fields.append(f".{key} = {p[key]}")
         for key in ("scales", "in_offsets", "out_offsets"):

@@ -49,6 +49,7 @@ typedef struct vec_case {
     INT slice_strides[8];
     UINT repeats[8];         /* TILE */
     UINT index_dimensions;   /* GATHER */
+    UINT input_dims, indices_dims, batch_dims; /* GATHER_ND(1), SCATTER_ND */
     UINT interpolation;      /* RESAMPLE*, UPSAMPLE_2D: DML_INTERPOLATION_MODE */
     UINT rounding;           /* RESAMPLE2: DML_AXIS_DIRECTION */
     FLOAT scales[8], in_offsets[8], out_offsets[8];
@@ -127,6 +128,8 @@ typedef struct vec_descs {
         DML_GATHER_OPERATOR_DESC gather;
         DML_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
         DML_SCATTER_ELEMENTS_OPERATOR_DESC scatter;
+        DML_GATHER_ND1_OPERATOR_DESC gather_nd; /* GATHER_ND's is its prefix */
+        DML_SCATTER_ND_OPERATOR_DESC scatter_nd;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
         DML_TOP_K_OPERATOR_DESC top_k;
@@ -378,6 +381,23 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.scatter.UpdatesTensor = in[2];
         d->u.scatter.OutputTensor = out[0];
         d->u.scatter.Axis = c->axis;
+        break;
+    case DML_OPERATOR_GATHER_ND:
+    case DML_OPERATOR_GATHER_ND1:
+        d->u.gather_nd.InputTensor = in[0];
+        d->u.gather_nd.IndicesTensor = in[1];
+        d->u.gather_nd.OutputTensor = out[0];
+        d->u.gather_nd.InputDimensionCount = c->input_dims;
+        d->u.gather_nd.IndicesDimensionCount = c->indices_dims;
+        d->u.gather_nd.BatchDimensionCount = c->batch_dims;
+        break;
+    case DML_OPERATOR_SCATTER_ND:
+        d->u.scatter_nd.InputTensor = in[0];
+        d->u.scatter_nd.IndicesTensor = in[1];
+        d->u.scatter_nd.UpdatesTensor = in[2];
+        d->u.scatter_nd.OutputTensor = out[0];
+        d->u.scatter_nd.InputDimensionCount = c->input_dims;
+        d->u.scatter_nd.IndicesDimensionCount = c->indices_dims;
         break;
     case DML_OPERATOR_AVERAGE_POOLING:
         d->u.ap.InputTensor = in[0];
