@@ -94,6 +94,12 @@ HRESULT dmlc_tensor_init_in_out(dmlc_tensor* in, const DML_TENSOR_DESC* in_desc,
 HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const char* field, UINT dim,
                                 uint64_t expected, const char* why_fmt, ...) DMLC_PRINTF(6, 7);
 
+/* Checks that an index output t is INT32, INT64, UINT32 or UINT64 and can hold `largest`,
+ * the greatest value the operator may write there; the message names it with what_fmt:
+ * "OutputTensor.DataType is INT32, which cannot hold index 4294967295 (the reduced ...)". */
+HRESULT dmlc_tensor_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
+                               const char* what_fmt, ...) DMLC_PRINTF(5, 6);
+
 /* ---- Output sizes: one rule, two uses ---------------------------------------------------
  * Each operator family validates its inputs and parameters once and states every output
  * size through dmlc_shape_expect.  When an operator is created (check mode) that checks

@@ -227,6 +227,29 @@ HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const cha
                      (unsigned long long)expected, why);
 }
 
+HRESULT dmlc_tensor_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
+                               const char* what_fmt, ...)
+{
+    char what[256], name[DMLC_TYPE_NAME_SIZE];
+    uint64_t limit;
+    va_list ap;
+    switch (t->type) {
+    case DML_TENSOR_DATA_TYPE_INT32: limit = INT32_MAX; break;
+    case DML_TENSOR_DATA_TYPE_UINT32: limit = UINT32_MAX; break;
+    case DML_TENSOR_DATA_TYPE_INT64: limit = INT64_MAX; break;
+    case DML_TENSOR_DATA_TYPE_UINT64: limit = UINT64_MAX; break;
+    default:
+        return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, expected INT32, INT64, UINT32 or UINT64", field,
+                         dmlc_data_type_name(t->type, name));
+    }
+    if (largest <= limit) return S_OK;
+    va_start(ap, what_fmt);
+    vsnprintf(what, sizeof what, what_fmt, ap);
+    va_end(ap);
+    return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, which cannot hold %s", field,
+                     dmlc_data_type_name(t->type, name), what);
+}
+
 /* ---- Output sizes ---------------------------------------------------------------------- */
 HRESULT dmlc_shapes_count(dmlc_shapes* sh, UINT slots)
 {

@@ -106,11 +106,12 @@ def test_data_types():
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
         ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
         ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
-        ("SCATTER_ELEMENTS", "IndicesTensor")}
+        ("SCATTER_ELEMENTS", "IndicesTensor"), ("NONZERO_COORDINATES", "OutputCountTensor"),
+        ("NONZERO_COORDINATES", "OutputCoordinatesTensor")}
     # The gathers' and scatters' indices may be signed (a negative index counts from the end);
-    # ARGMIN's and ARGMAX's outputs may be NumPy's and PyTorch's int64.
+    # ARGMIN's, ARGMAX's and NONZERO_COORDINATES's outputs may be NumPy's and PyTorch's int64.
     assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",
-                                                                     "SCATTER_ELEMENTS"}
+                                                                     "SCATTER_ELEMENTS", "NONZERO_COORDINATES"}
 
 
 def test_get_refuses_unknown_names():

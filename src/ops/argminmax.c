@@ -495,26 +495,11 @@ static HRESULT validate(const char* opname, const am_args* a, const dmlc_tensor*
             hr = dmlc_shape_expect(sh, 0, "OutputTensor", d, in->sizes[d], "InputTensor.Sizes[%u]", d);
         if (FAILED(hr)) return hr;
     }
-    if (!dmlc_shapes_infer(sh)) {
-        const dmlc_tensor* out = &sh->outputs[0];
-        char buf[DMLC_TYPE_NAME_SIZE];
-        uint64_t largest;
-        switch (out->type) {
-        case DML_TENSOR_DATA_TYPE_INT32: largest = INT32_MAX; break;
-        case DML_TENSOR_DATA_TYPE_UINT32: largest = UINT32_MAX; break;
-        case DML_TENSOR_DATA_TYPE_INT64: largest = INT64_MAX; break;
-        case DML_TENSOR_DATA_TYPE_UINT64: largest = UINT64_MAX; break;
-        default:
-            return dmlc_fail(E_INVALIDARG, opname, "OutputTensor.DataType is %s, expected INT32, INT64, UINT32 or UINT64",
-                             dmlc_data_type_name(out->type, buf));
-        }
-        /* The reduced count is at most the input's element count, which fits 64 bits. */
-        if (reduced - 1 > largest)
-            return dmlc_fail(E_INVALIDARG, opname,
-                             "OutputTensor.DataType is %s, which cannot hold index %llu (the reduced element count "
-                             "%llu - 1)", dmlc_data_type_name(out->type, buf), (unsigned long long)(reduced - 1),
-                             (unsigned long long)reduced);
-    }
+    /* The reduced count is at most the input's element count, which fits 64 bits. */
+    if (!dmlc_shapes_infer(sh))
+        return dmlc_tensor_index_type(&sh->outputs[0], opname, "OutputTensor", reduced - 1,
+                                      "index %llu (the reduced element count %llu - 1)",
+                                      (unsigned long long)(reduced - 1), (unsigned long long)reduced);
     return S_OK;
 }
 

@@ -128,6 +128,7 @@ typedef struct vec_descs {
         DML_SCATTER_ELEMENTS_OPERATOR_DESC scatter;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
+        DML_NONZERO_COORDINATES_OPERATOR_DESC nonzero;
         DML_CAST_OPERATOR_DESC cast;
         DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
@@ -294,6 +295,11 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.cumsum.Axis = c->axis;
         d->u.cumsum.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
         d->u.cumsum.HasExclusiveSum = c->exclusive;
+        break;
+    case DML_OPERATOR_NONZERO_COORDINATES:
+        d->u.nonzero.InputTensor = in[0];
+        d->u.nonzero.OutputCountTensor = out[0];
+        d->u.nonzero.OutputCoordinatesTensor = out[1];
         break;
     case DML_OPERATOR_TILE:
         d->u.tile.InputTensor = in[0];
