@@ -13,6 +13,7 @@ from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_NONZERO_COORDINATES_OPER
                          dml_type_of, execute)
 
 from dmlc._args import indices_dtype_of
+from dmlc._pool cimport new_array
 
 cnp.import_array()
 
@@ -60,6 +61,7 @@ def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> 
     cdef DML_NONZERO_COORDINATES_OPERATOR_DESC d
     cdef DML_OPERATOR_DESC op
     cdef cnp.ndarray count, coords
+    cdef cnp.npy_intp dims[2]
     if nd < 1 or nd > 8:
         raise ValueError(f"{fname}: x has {nd} dimensions; DirectML tensors have 1 to 8")
     dtype = indices_dtype_of(indices_dtype, fname)
@@ -67,8 +69,15 @@ def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> 
     dml_type = dml_type_of(a, "x")
     if cnp.PyArray_SIZE(a) == 0:
         return np.empty((0, nd), dtype)
-    count = np.empty((1,), dtype)
-    coords = np.empty((cnp.PyArray_SIZE(a), nd), dtype)
+    # The scratch rows in 4-byte indices where they hold every value (half the memory of
+    # int64's worst case, most of which is the zeroed tail), from the output pool, which
+    # keeps the memory faulted in for the next call; the counted rows are then converted.
+    # A requested 4-byte type is the scratch's own, so the core's check of its range holds.
+    scratch = dtype if dtype.itemsize == 4 or cnp.PyArray_SIZE(a) > 0xFFFFFFFF else np.dtype(np.uint32)
+    count = np.empty((1,), scratch)
+    dims[0] = cnp.PyArray_SIZE(a)
+    dims[1] = nd
+    coords = new_array(2, dims, (<cnp.dtype>scratch).type_num, (<cnp.dtype>scratch).itemsize)
     index_type = dml_type_of(count, "indices")
     bind(&tin, a, dml_type)
     bind(&tcount, count, index_type)
@@ -81,7 +90,4 @@ def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> 
     op.Type = DML_OPERATOR_NONZERO_COORDINATES
     op.Desc = &d
     execute(&op, 1, &tin.binding, 2, outs)
-    n = int(count[0])
-    if n == coords.shape[0]:
-        return coords
-    return coords[:n].copy()
+    return coords[:int(count[0])].astype(dtype)

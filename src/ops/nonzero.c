@@ -105,6 +105,7 @@ typedef struct nz_job {
     char* coords;
     uint64_t* counts; /* per block: pass 1 writes counts, the prefix sum makes them first rows */
     uint64_t total;
+    int stream;       /* the zero rows are written with non-temporal stores */
 } nz_job;
 
 /* Walks the flat elements [f0, f1) as pieces of innermost rows: calls the count or write
@@ -167,7 +168,13 @@ static void nz_zero_rows(void* ctx, uint64_t begin, uint64_t end)
     const uint64_t rows = st->count - job->total;
     const uint64_t r0 = job->total + rows * begin / NZ_MAX_BLOCKS, r1 = job->total + rows * end / NZ_MAX_BLOCKS;
     if (st->col_step == (int64_t)st->out_size && st->row_step == (int64_t)(st->ncoord * st->out_size)) {
-        memset(job->coords + (int64_t)r0 * st->row_step, 0, (size_t)((r1 - r0) * (uint64_t)st->row_step));
+        const uint64_t zero = 0;
+        char* p = job->coords + (int64_t)r0 * st->row_step;
+        const size_t n = (size_t)((r1 - r0) * (uint64_t)st->row_step);
+        if (job->stream)
+            dmlc_fill_stream_lines(p, n, &zero, st->out_size);
+        else
+            memset(p, 0, n);
         return;
     }
     for (uint64_t r = r0; r < r1; ++r)
@@ -200,8 +207,14 @@ static void nz_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* c
     if (total)
         dmlc_parallel_for(st->blocks, st->count * st->elem_size + total * st->ncoord * st->out_size, nz_write_blocks,
                           &job);
-    if (total < st->count)
-        dmlc_parallel_for(NZ_MAX_BLOCKS, (st->count - total) * st->ncoord * st->out_size, nz_zero_rows, &job);
+    if (total < st->count) {
+        /* The zero rows are most of the output when few elements are non-zero: streamed
+         * past the caches when they are far larger than them (no read of each line first). */
+        const uint64_t bytes = (st->count - total) * st->ncoord * st->out_size;
+        job.stream = DMLC_HAVE_STREAM && bytes >= DMLC_STREAM_MIN_BYTES;
+        dmlc_parallel_for(NZ_MAX_BLOCKS, bytes, nz_zero_rows, &job);
+        if (job.stream) dmlc_stream_fence(); /* streamed stores are visible before the call returns */
+    }
 }
 
 /* ---- Validation and planning ------------------------------------------------------------ */
