@@ -53,6 +53,7 @@ from dmlc.resample import resample, upsample_2d  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
 from dmlc.cumulative import cumprod, cumsum  # noqa: E402
 from dmlc.topk import top_k  # noqa: E402
+from dmlc.nonzero import nonzero_coordinates  # noqa: E402
 from dmlc.cast import cast  # noqa: E402
 from dmlc.fill import fill_constant, fill_sequence  # noqa: E402
 
@@ -99,6 +100,7 @@ __all__ = [
     "argmax", "argmin",
     "cumsum", "cumprod",
     "top_k",
+    "nonzero_coordinates",
     "cast", "fill_constant", "fill_sequence",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",

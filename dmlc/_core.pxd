@@ -289,6 +289,12 @@ cdef extern from "directml_py.h" nogil:
         UINT Axis
         DML_AXIS_DIRECTION AxisDirection
         BOOL HasExclusiveProduct
+    # NONZERO_COORDINATES
+    const DML_OPERATOR_TYPE DML_OPERATOR_NONZERO_COORDINATES
+    ctypedef struct DML_NONZERO_COORDINATES_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputCountTensor
+        const DML_TENSOR_DESC* OutputCoordinatesTensor
 
     ctypedef struct DMLC_BUFFER_BINDING:
         void* Buffer

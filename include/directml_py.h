@@ -699,6 +699,14 @@ typedef struct DML_CUMULATIVE_PRODUCT_OPERATOR_DESC {
     DML_AXIS_DIRECTION AxisDirection;
     BOOL HasExclusiveProduct;
 } DML_CUMULATIVE_PRODUCT_OPERATOR_DESC;
+
+/* NONZERO_COORDINATES: the count of non-zero elements and their coordinates, one row each
+ * in row-major order; the rows past the count are zero. */
+typedef struct DML_NONZERO_COORDINATES_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputCountTensor;
+    const DML_TENSOR_DESC* OutputCoordinatesTensor;
+} DML_NONZERO_COORDINATES_OPERATOR_DESC;
 /* CAST, fills, diagonals: indexing and conversion. */
 typedef struct DML_CAST_OPERATOR_DESC {
     const DML_TENSOR_DESC* InputTensor;
@@ -886,6 +894,7 @@ DMLC_STATIC_ASSERT(top_k_fields, offsetof(DML_TOP_K_OPERATOR_DESC, Axis) == 3 * 
 DMLC_STATIC_ASSERT(top_k1_fields, offsetof(DML_TOP_K1_OPERATOR_DESC, AxisDirection) == 3 * DMLC_PTR + 8 && sizeof(DML_TOP_K1_OPERATOR_DESC) == DMLC_ALIGN_UP(3 * DMLC_PTR + 12, DMLC_PTR));
 DMLC_STATIC_ASSERT(cumulative_summation_fields, offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, Axis) == 2 * DMLC_PTR && offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) == 2 * DMLC_PTR + 8 && sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 12, DMLC_PTR));
 DMLC_STATIC_ASSERT(cumulative_product_same_as_summation, offsetof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC, HasExclusiveProduct) == offsetof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC, HasExclusiveSum) && sizeof(DML_CUMULATIVE_PRODUCT_OPERATOR_DESC) == sizeof(DML_CUMULATIVE_SUMMATION_OPERATOR_DESC));
+DMLC_STATIC_ASSERT(nonzero_coordinates_fields, offsetof(DML_NONZERO_COORDINATES_OPERATOR_DESC, OutputCoordinatesTensor) == 2 * DMLC_PTR && sizeof(DML_NONZERO_COORDINATES_OPERATOR_DESC) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(fill_constant_fields, offsetof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) && sizeof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8);
 DMLC_STATIC_ASSERT(fill_sequence_fields, offsetof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, ValueDelta) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8 && sizeof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 16);
 DMLC_STATIC_ASSERT(cast_fields, offsetof(DML_CAST_OPERATOR_DESC, OutputTensor) == DMLC_PTR && sizeof(DML_CAST_OPERATOR_DESC) == 2 * DMLC_PTR);

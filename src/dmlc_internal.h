@@ -98,12 +98,11 @@ HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const cha
  * E_INVALIDARG naming the field and the value. */
 HRESULT dmlc_check_axis_direction(const char* who, const char* field, DML_AXIS_DIRECTION value);
 
-/* An index output t (field: "OutputTensor", ...): INT32, INT64, UINT32 or UINT64, wide
- * enough for `largest`, the greatest index the operator may write there; why_fmt explains
- * that value on failure: "OutputTensor.DataType is INT32, which cannot hold index
- * 4294967295 (the reduced element count 4294967296 - 1)". */
+/* Checks that an index output t is INT32, INT64, UINT32 or UINT64 and can hold `largest`,
+ * the greatest value the operator may write there; the message names it with what_fmt:
+ * "OutputTensor.DataType is INT32, which cannot hold index 4294967295 (the reduced ...)". */
 HRESULT dmlc_check_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
-                              const char* why_fmt, ...) DMLC_PRINTF(5, 6);
+                              const char* what_fmt, ...) DMLC_PRINTF(5, 6);
 
 /* ---- Output sizes: one rule, two uses ---------------------------------------------------
  * Each operator family validates its inputs and parameters once and states every output

@@ -211,29 +211,6 @@ HRESULT dmlc_check_axis_direction(const char* who, const char* field, DML_AXIS_D
                      "(DML_AXIS_DIRECTION_DECREASING)", field, (int)value);
 }
 
-HRESULT dmlc_check_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
-                              const char* why_fmt, ...)
-{
-    char buf[DMLC_TYPE_NAME_SIZE], why[256];
-    uint64_t most;
-    va_list ap;
-    switch (t->type) {
-    case DML_TENSOR_DATA_TYPE_INT32: most = INT32_MAX; break;
-    case DML_TENSOR_DATA_TYPE_UINT32: most = UINT32_MAX; break;
-    case DML_TENSOR_DATA_TYPE_INT64: most = INT64_MAX; break;
-    case DML_TENSOR_DATA_TYPE_UINT64: most = UINT64_MAX; break;
-    default:
-        return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, expected INT32, INT64, UINT32 or UINT64", field,
-                         dmlc_data_type_name(t->type, buf));
-    }
-    if (largest <= most) return S_OK;
-    va_start(ap, why_fmt);
-    vsnprintf(why, sizeof why, why_fmt, ap);
-    va_end(ap);
-    return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, which cannot hold index %llu (%s)", field,
-                     dmlc_data_type_name(t->type, buf), (unsigned long long)largest, why);
-}
-
 HRESULT dmlc_tensor_init_in_out(dmlc_tensor* in, const DML_TENSOR_DESC* in_desc, dmlc_tensor* out,
                                 const DML_TENSOR_DESC* out_desc, const char* who, UINT min_dims, UINT max_dims)
 {
@@ -256,6 +233,29 @@ HRESULT dmlc_tensor_expect_size(const dmlc_tensor* t, const char* who, const cha
     va_end(ap);
     return dmlc_fail(E_INVALIDARG, who, "%s.Sizes[%u] is %u, expected %llu (%s)", field, dim, t->sizes[dim],
                      (unsigned long long)expected, why);
+}
+
+HRESULT dmlc_check_index_type(const dmlc_tensor* t, const char* who, const char* field, uint64_t largest,
+                              const char* what_fmt, ...)
+{
+    char what[256], name[DMLC_TYPE_NAME_SIZE];
+    uint64_t limit;
+    va_list ap;
+    switch (t->type) {
+    case DML_TENSOR_DATA_TYPE_INT32: limit = INT32_MAX; break;
+    case DML_TENSOR_DATA_TYPE_UINT32: limit = UINT32_MAX; break;
+    case DML_TENSOR_DATA_TYPE_INT64: limit = INT64_MAX; break;
+    case DML_TENSOR_DATA_TYPE_UINT64: limit = UINT64_MAX; break;
+    default:
+        return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, expected INT32, INT64, UINT32 or UINT64", field,
+                         dmlc_data_type_name(t->type, name));
+    }
+    if (largest <= limit) return S_OK;
+    va_start(ap, what_fmt);
+    vsnprintf(what, sizeof what, what_fmt, ap);
+    va_end(ap);
+    return dmlc_fail(E_INVALIDARG, who, "%s.DataType is %s, which cannot hold %s", field,
+                     dmlc_data_type_name(t->type, name), what);
 }
 
 /* ---- Output sizes ---------------------------------------------------------------------- */

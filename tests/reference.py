@@ -663,3 +663,15 @@ def ref_fill_sequence(shape, start, delta, dtype):
     vals = [(start + k * delta) % (1 << bits) for k in range(n)]
     return np.array(vals, dtype=np.uint64 if bits == 64 else np.int64).astype(
         {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]).view(dtype).reshape(shape)
+
+
+def ref_nonzero(x, n=None, dtype=np.int64):
+    """NONZERO_COORDINATES: (count, coordinates) with coordinates of x.size rows of the last
+    n (default x.ndim) coordinates of the elements that are not equal to 0 (-0.0 equals 0, a
+    NaN does not), in row-major order, and zero rows past the count."""
+    n = x.ndim if n is None else n
+    rows = [idx[x.ndim - n:] for idx in np.ndindex(*x.shape) if not x[idx] == 0]
+    coords = np.zeros((x.size, n), dtype)
+    if rows:
+        coords[:len(rows)] = rows
+    return len(rows), coords

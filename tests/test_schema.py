@@ -107,12 +107,13 @@ def test_data_types():
         ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
         ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
         ("SCATTER_ELEMENTS", "IndicesTensor"), ("TOP_K", "OutputIndexTensor"), ("TOP_K1", "OutputIndexTensor"),
-        ("GATHER_ND", "IndicesTensor"), ("GATHER_ND1", "IndicesTensor"), ("SCATTER_ND", "IndicesTensor")}
+        ("GATHER_ND", "IndicesTensor"), ("GATHER_ND1", "IndicesTensor"), ("SCATTER_ND", "IndicesTensor"),
+        ("NONZERO_COORDINATES", "OutputCountTensor"), ("NONZERO_COORDINATES", "OutputCoordinatesTensor")}
     # The gathers' and scatters' indices may be signed (a negative index counts from the end);
-    # ARGMIN's, ARGMAX's and TOP_K(1)'s index outputs may be NumPy's and PyTorch's int64.
+    # ARGMIN's, ARGMAX's, TOP_K(1)'s and NONZERO_COORDINATES's index outputs may be NumPy's and PyTorch's int64.
     assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",
                                                                      "SCATTER_ELEMENTS", "TOP_K", "TOP_K1", "GATHER_ND",
-                                                                     "GATHER_ND1", "SCATTER_ND"}
+                                                                     "GATHER_ND1", "SCATTER_ND", "NONZERO_COORDINATES"}
 
 
 def test_get_refuses_unknown_names():

@@ -6,7 +6,8 @@ import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (argminmax, average_pooling, cast, cumulative, depth_space, element_wise_identity, fill, gather,
-                        lp_pooling, max_pooling, max_unpooling, padding, resample, slicing, split_join, tiling, topk)
+                        lp_pooling, max_pooling, max_unpooling, nonzero, padding, resample, slicing, split_join, tiling,
+                        topk)
 
 
 def _small(w):
@@ -40,6 +41,7 @@ def workloads(quick):
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),
         topk._workload(f32, (4, 16), 4, torch, ort),
+        nonzero._workload(f32, (4, 16), 0.5, torch, ort),
         cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),
         fill._sequence(f32, 2048, torch, ort),
         fill._constant(f32, (1, 8, 16, 16), torch),

@@ -34,7 +34,8 @@ def _f32(expr):
 #: One example per operator type of src/ops.def: the input arrays (Python expressions, used
 #: verbatim in the snippets), the Python call, and the desc's non-tensor fields.  Tensor
 #: fields bind the arrays by name: inputs by their variable, outputs "y" (or y0, y1, ... for
-#: several) in field order.
+#: several) in field order; "outputs", where given, is what those hold instead of the Python
+#: call's result.
 CASES = {
     "SPACE_TO_DEPTH": dict(
         arrays={"x": "np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)"},
@@ -195,6 +196,12 @@ CASES = {
         arrays={"x": _f32("[[2, 1, 3, 5], [3, 8, 7, 3]]")},
         python="dmlc.cumprod(x, 0)",
         fields={"Axis": 0, "AxisDirection": "DML_AXIS_DIRECTION_INCREASING", "HasExclusiveProduct": False}),
+    "NONZERO_COORDINATES": dict(
+        arrays={"x": _f32("[[0, 5, 0], [7, 0, -0.0]]")},
+        python="dmlc.nonzero_coordinates(x)",
+        # The desc's outputs: the count, and x.size rows of which those past the count are zero.
+        outputs="(np.array([2]), np.array([[0, 1], [1, 0], [0, 0], [0, 0], [0, 0], [0, 0]]))",
+        fields={}),
     "CAST": dict(
         arrays={"x": _f32("[1.9, -1.9, 300, -300]")},
         python="dmlc.cast(x, np.int8)",
@@ -254,7 +261,9 @@ class Example:
         env = {"np": np, "dmlc": dmlc}
         self.arrays = {k: eval(v, env) for k, v in self.case["arrays"].items()}
         env.update(self.arrays)
-        result = eval(self.case["python"], env)
+        # "outputs": what the desc's output tensors hold, where the Python function returns
+        # something else (NONZERO_COORDINATES: DirectML's count and worst-case rows).
+        result = eval(self.case.get("outputs", self.case["python"]), env)
         self.results = list(result) if isinstance(result, (list, tuple)) else [result]
         # Tensor slots in field order: (field, [array names]); outputs are the Output* fields.
         self.inputs, self.outputs = [], []

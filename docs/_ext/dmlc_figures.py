@@ -473,6 +473,24 @@ def topk():
           [[_PALETTE[2 + k]] * 4 for k in range(2)], "top_k(x, 2, 0, largest=False)")
     fig.suptitle("the k greatest (least) along one axis, sorted; equal values by ascending index "
                  "(row 0: 9 @1 before 9 @3)", fontsize=10)
+
+
+def nonzero():
+    """NONZERO_COORDINATES of a 3x4 array: its non-zero elements (-0.0 is zero, NaN is not)
+    numbered in row-major order, and the coordinate rows in that order."""
+    x = np.array([[0, 3, 0, -0.0], [np.nan, 0, 0, 2], [0, 0, 5, 0]], np.float32)
+    rows = dmlc.nonzero_coordinates(x)
+    # The rule, element by element: every (r, c) with x[r, c] != 0, row-major.
+    assert rows.tolist() == [[r, c] for r in range(3) for c in range(4) if not x[r, c] == 0]
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3), gridspec_kw={"width_ratios": [4, 2]})
+    order = {tuple(p): k for k, p in enumerate(rows.tolist())}
+    shade = [[_PALETTE[order[(r, c)]] if (r, c) in order else "white" for c in range(4)] for r in range(3)]
+    _grid(axes[0], [[_fmt(v) for v in row] for row in x], shade, "x (non-zero elements coloured)")
+    _grid(axes[1], [[str(v) for v in row] for row in rows.tolist()], [[_PALETTE[k]] * 2 for k in range(len(rows))],
+          "nonzero_coordinates(x)")
+    fig.suptitle("one row of coordinates per non-zero element, in row-major order; -0.0 is zero, NaN is not",
+                 fontsize=10)
     return fig
 
 
@@ -529,6 +547,7 @@ FIGURES = {
     "argminmax.png": argminmax,
     "cumulative.png": cumulative,
     "topk.png": topk,
+    "nonzero.png": nonzero,
     "cast.png": cast,
     "fill.png": fill,
 }
@@ -539,7 +558,8 @@ FAMILY_FIGURE = {
     "lp_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
-    "argminmax": "argminmax.png", "cumulative": "cumulative.png", "topk": "topk.png", "cast": "cast.png", "fill": "fill.png",
+    "argminmax": "argminmax.png", "cumulative": "cumulative.png", "topk": "topk.png", "nonzero": "nonzero.png",
+    "cast": "cast.png", "fill": "fill.png",
 }
 
 

@@ -437,7 +437,8 @@ static HRESULT validate(const char* opname, const am_args* a, const dmlc_tensor*
     /* The reduced count is at most the input's element count, which fits 64 bits. */
     if (!dmlc_shapes_infer(sh))
         return dmlc_check_index_type(&sh->outputs[0], opname, "OutputTensor", reduced - 1,
-                                     "the reduced element count %llu - 1", (unsigned long long)reduced);
+                                     "index %llu (the reduced element count %llu - 1)",
+                                     (unsigned long long)(reduced - 1), (unsigned long long)reduced);
     return S_OK;
 }
 

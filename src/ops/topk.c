@@ -542,7 +542,8 @@ static HRESULT validate(const char* opname, const tk_args* a, const dmlc_tensor*
     if (!dmlc_shapes_infer(sh)) {
         if (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", &sh->outputs[0], fields[0], opname))) return hr;
         return dmlc_check_index_type(&sh->outputs[1], opname, fields[1], (uint64_t)in->sizes[a->axis] - 1,
-                                     "the sequence length InputTensor.Sizes[%u] %u - 1", a->axis, in->sizes[a->axis]);
+                                     "index %u (the sequence length InputTensor.Sizes[%u] %u - 1)",
+                                     in->sizes[a->axis] - 1, a->axis, in->sizes[a->axis]);
     }
     return S_OK;
 }

@@ -545,6 +545,40 @@ def topk_cases(rng):
     return cases
 
 
+def nonzero_cases(rng):
+    """NONZERO_COORDINATES over every type, with zeros, -0.0 (zero) and NaN (non-zero)
+    planted: the four index types for both outputs, fewer coordinates than dimensions
+    where leading sizes are 1, outputs of more dimensions than {1} and {M, N}, a transposed
+    input, and coordinates written with strides; the rows past the count are zero."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        shape = ((3, 4, 5), (1, 4, 5), (2, 1, 3, 4), (6, 7))[k % 4]
+        x = random_values(rng, shape, dtype) * (rng.random(shape) < 0.4).astype(dtype)
+        if np.dtype(dtype).kind == "f":
+            x.flat[1], x.flat[2] = -0.0, np.nan
+        n = len(shape) - (1 if shape[0] == 1 else 0)
+        rows = np.argwhere(x)[:, len(shape) - n:]
+        cdt, idt = (np.uint32, np.uint64, np.int32, np.int64)[k % 4], (np.uint32, np.int64, np.uint64, np.int32)[k % 4]
+        coords = np.zeros((x.size, n), idt)
+        coords[:len(rows)] = rows
+        lead = k % 3  # extra leading sizes of 1 on both outputs
+        count = np.array(len(rows), cdt).reshape((1,) * (1 + lead))
+        coords = coords.reshape((1,) * lead + coords.shape)
+        strides = list(reversed(_packed(shape[::-1]))) if k % 3 == 2 else None  # x stored transposed
+        out_strides = [x.size * (n + 1)] * lead + [n + 1, 1] if k % 4 == 1 else None  # a gap after each row
+        cases.append(Case(f"NONZERO_COORDINATES {name} {shape} N {n} into {DML_TYPE[np.dtype(cdt)]} and "
+                          f"{DML_TYPE[np.dtype(idt)]}", "NONZERO_COORDINATES",
+                          [input_tensor(x, strides, rng)],
+                          [output_tensor(count), output_tensor(coords, out_strides)]))
+    return cases
+
+
+def _packed(sizes):
+    """Row-major strides (elements) of sizes."""
+    return [int(np.prod(sizes[d + 1:])) for d in range(len(sizes))]
+
+
 def _union_bits(dtype, value):
     """value as dtype, its bits zero-extended to 64: what a DML_SCALAR_UNION holds."""
     v = np.array(value).astype(dtype) if np.dtype(dtype).kind == "f" else np.array(value % (1 << (8 * np.dtype(
@@ -920,6 +954,7 @@ def build():
     cases += lp_pooling_cases(np.random.default_rng(23))
     cases += cumulative_cases(np.random.default_rng(22))
     cases += topk_cases(np.random.default_rng(71))
+    cases += nonzero_cases(np.random.default_rng(24))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))

@@ -134,6 +134,7 @@ typedef struct vec_descs {
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
         DML_TOP_K_OPERATOR_DESC top_k;
         DML_TOP_K1_OPERATOR_DESC top_k1;
+        DML_NONZERO_COORDINATES_OPERATOR_DESC nonzero;
         DML_CAST_OPERATOR_DESC cast;
         DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
@@ -317,6 +318,11 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.top_k1.K = c->k;
         d->u.top_k1.AxisDirection = (DML_AXIS_DIRECTION)c->direction;
         slots = 2;
+        break;
+    case DML_OPERATOR_NONZERO_COORDINATES:
+        d->u.nonzero.InputTensor = in[0];
+        d->u.nonzero.OutputCountTensor = out[0];
+        d->u.nonzero.OutputCoordinatesTensor = out[1];
         break;
     case DML_OPERATOR_TILE:
         d->u.tile.InputTensor = in[0];
