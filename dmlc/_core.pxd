@@ -231,6 +231,14 @@ cdef extern from "directml_py.h" nogil:
         const FLOAT* Scales
         const FLOAT* InputPixelOffsets
         const FLOAT* OutputPixelOffsets
+    # ROI_POOLING
+    const DML_OPERATOR_TYPE DML_OPERATOR_ROI_POOLING
+    ctypedef struct DML_ROI_POOLING_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* ROITensor
+        const DML_TENSOR_DESC* OutputTensor
+        FLOAT SpatialScale
+        DML_SIZE_2D PooledSize
     # ARGMIN, ARGMAX
     const DML_OPERATOR_TYPE DML_OPERATOR_ARGMIN
     const DML_OPERATOR_TYPE DML_OPERATOR_ARGMAX

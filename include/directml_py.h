@@ -618,6 +618,15 @@ typedef struct DML_RESAMPLE2_OPERATOR_DESC {
     const FLOAT* OutputPixelOffsets;
 } DML_RESAMPLE2_OPERATOR_DESC;
 
+/* ROI_POOLING: Caffe's max ROI pooling.  ROITensor rows are [batch, x1, y1, x2, y2]. */
+typedef struct DML_ROI_POOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* ROITensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    FLOAT SpatialScale;
+    DML_SIZE_2D PooledSize;
+} DML_ROI_POOLING_OPERATOR_DESC;
+
 /* ARGMIN, ARGMAX: the index of the least / greatest element over Axes (row-major over them);
  * AxisDirection picks the first (INCREASING) or last (DECREASING) of equal elements. */
 typedef struct DML_ARGMIN_OPERATOR_DESC {

@@ -5,6 +5,7 @@ Where a second, differently written formulation of the same rule exists (ref_loo
 pooling, the reshape/transpose form of depth/space), it is here too, and a test checks that
 the two agree."""
 import itertools
+import math
 
 import numpy as np
 
@@ -607,3 +608,37 @@ def ref_fill_sequence(shape, start, delta, dtype):
     vals = [(start + k * delta) % (1 << bits) for k in range(n)]
     return np.array(vals, dtype=np.uint64 if bits == 64 else np.int64).astype(
         {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]).view(dtype).reshape(shape)
+
+
+def ref_roi_pool(x, rois, pooled, scale):
+    """ROI_POOLING (docs/operators/roi_pooling.rst), bin by bin: corners times scale in float32
+    (float64 for float64 x) rounded half away from zero; RH = max(y2 - y1 + 1, 1), RW likewise;
+    bin (i, j) over rows [floor(i RH / PH), ceil((i + 1) RH / PH)) + y1 and columns likewise,
+    clipped to x; the first largest element (a NaN first), or 0 for an empty bin."""
+    ph, pw = pooled
+    n, c, h, w = x.shape
+    ct = np.float64 if x.dtype == np.float64 else np.float32
+    out = np.zeros((len(rois), c, ph, pw), x.dtype)
+
+    def corner(v):
+        p = float(ct(v) * ct(scale))
+        return int(math.copysign(math.floor(abs(p) + 0.5), p))
+
+    def clip(v, hi):
+        return min(max(v, 0), hi)
+
+    for r, roi in enumerate(rois):
+        b = int(float(roi[0]))
+        x1, y1, x2, y2 = (corner(v) for v in roi[1:])
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        for i in range(ph):
+            h0, h1 = clip(y1 + i * rh // ph, h), clip(y1 - (-(i + 1) * rh // ph), h)
+            for j in range(pw):
+                w0, w1 = clip(x1 + j * rw // pw, w), clip(x1 - (-(j + 1) * rw // pw), w)
+                if h0 >= h1 or w0 >= w1:
+                    continue
+                for ch in range(c):
+                    cells = x[b, ch, h0:h1, w0:w1].ravel()
+                    nan = np.flatnonzero(np.isnan(cells))
+                    out[r, ch, i, j] = cells[nan[0]] if len(nan) else cells[np.argmax(cells)]
+    return out

@@ -78,6 +78,9 @@ GATHER_INDICES = np.array([[4, -1], [0, 7]], np.int64)
 # gather_elements' and scatter_elements' along axis 1 of a (4, 5, 3) array, out of range both ways.
 ELEMENT_INDICES = np.array([[[4, -1, 0], [7, 2, -6]]] * 4, np.int64)
 
+# roi_pool's regions [batch, x1, y1, x2, y2]: inside, inverted and past the edges.
+ROIS = np.array([[0, 0, 0, 9, 7], [1, 6, 2, 1, 1], [1, -4, 3, 20, 20]], np.float64)
+
 # name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
 # each call's result is one array or a list of them.  Every public function, every array
 # argument (out= in the tests of out=).
@@ -115,6 +118,8 @@ CALLS = {
     "scatter_elements": (lambda d: {"x": data((4, 5, 3), d), "indices": ELEMENT_INDICES,
                                     "updates": data((4, 2, 3), d, 1)},
                          lambda a, **kw: dmlc.scatter_elements(a["x"], a["indices"], a["updates"], 1, **kw)),
+    "roi_pool": (lambda d: {"x": data((2, 3, 6, 7), floats(d)), "rois": ROIS},
+                 lambda a, **kw: dmlc.roi_pool(a["x"], a["rois"], (2, 3), 0.5, **kw)),
     "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
     "argmin": (lambda d: {"x": data((3, 4, 5), d)},
                lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),

@@ -97,10 +97,12 @@ def test_schema_fields_are_consistent(op):
 
 
 def test_data_types():
-    """Each operator's accepted data types: every type, or the float types for average and LP pooling."""
+    """Each operator's accepted data types: every type, or the float types for average and LP pooling
+    and ROI pooling."""
     everything = tuple(name for name, _, _ in sorted(_core.DTYPES, key=lambda d: d[1]))
     for op in OPS:
-        want = ("FLOAT32", "FLOAT16", "FLOAT64") if op.name.startswith(("AVERAGE_POOLING", "LP_POOLING")) else everything
+        floats = op.name.startswith(("AVERAGE_POOLING", "LP_POOLING", "ROI_"))
+        want = ("FLOAT32", "FLOAT16", "FLOAT64") if floats else everything
         assert op.data_types == want, op.name
     assert {(op.name, f.name) for op in OPS for f in op.fields if "indices" in f.flags} == {
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),

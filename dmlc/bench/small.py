@@ -6,7 +6,7 @@ import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (argminmax, average_pooling, cast, cumulative, depth_space, element_wise_identity, fill, gather,
-                        lp_pooling, max_pooling, max_unpooling, padding, resample, slicing, split_join, tiling)
+                        lp_pooling, max_pooling, max_unpooling, padding, resample, roi, slicing, split_join, tiling)
 
 
 def _small(w):
@@ -35,6 +35,7 @@ def workloads(quick):
         gather._elements_workload("gather_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         gather._elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
+        roi._workload(f32, (1, 8, 16, 16), 4, (2, 2), ort, numpy_row=False),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),
         cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),

@@ -158,6 +158,11 @@ CASES = {
         fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR",
                 "RoundingDirection": "DML_AXIS_DIRECTION_DECREASING", "DimensionCount": 1,
                 "Scales": [0.5], "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
+    "ROI_POOLING": dict(
+        arrays={"x": "np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)",
+                "rois": _f32("[[0, 0, 0, 3, 3], [0, 2, 1, 5, 3]]")},
+        python="dmlc.roi_pool(x, rois, 2)",
+        fields={"SpatialScale": 1.0, "PooledSize": {"Width": 2, "Height": 2}}),
     "ARGMIN": dict(
         arrays={"x": _f32("[[4, 1, 3], [2, 6, 1]]")},
         python="dmlc.argmin(x, (0, 1), keepdims=True)",

@@ -36,7 +36,7 @@ from test_padding import ref_pad  # noqa: E402
 
 from reference import (cast_edge_values, pool_windows, ref_arg, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
                        ref_fill_sequence, ref_gather, ref_gather_elements, ref_max_unpool, ref_resample,
-                       ref_scale_bias, ref_scatter_elements, ref_slice, ref_slice1, ref_tile)
+                       ref_roi_pool, ref_scale_bias, ref_scatter_elements, ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -442,6 +442,25 @@ def lp_pooling_cases(rng):
     return cases
 
 
+def roi_cases(rng):
+    """ROI_POOLING in the three float types: regions inside, inverted, past the edges and
+    outside (empty bins), corners rounded half away from zero at SpatialScale 0.5, each ROI
+    shape ({R, 5}, {1, R, 5}, {1, 1, R, 5}), a strided input and a strided output."""
+    cases = []
+    rois = np.array([[0, 0, 0, 7, 5], [1, 3, 1, 9, 9], [1, 6, 4, 2, 2], [0, -4, -3, 20, 30], [0, 1, 13, 5, 17]])
+    for k, dtype in enumerate((np.float32, np.float16, np.float64)):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = pooling_values(rng, (2, 3, 6, 5), dtype)
+        table = rois.astype(dtype).reshape((1,) * k + rois.shape)
+        pooled = [(2, 3), (3, 2), (1, 4)][k]
+        want = ref_roi_pool(x, rois.astype(dtype), pooled, 0.5)
+        cases.append(Case(f"ROI_POOLING {name} {len(rois)} regions {pooled[0]}x{pooled[1]}, SpatialScale 0.5",
+                          "ROI_POOLING", [input_tensor(x, None if k else [120, 30, 5, 1], rng), input_tensor(table)],
+                          [output_tensor(want, None if k != 1 else [60, 20, 6, 2])], scale_h=pooled[0],
+                          scale_w=pooled[1], spatial_scale=0.5))
+    return cases
+
+
 def resample_cases(rng):
     """RESAMPLE, RESAMPLE1, RESAMPLE2 and UPSAMPLE_2D: nearest for every type (a gather, bit
     for bit), linear for the five linear types on small integers at Scale 2 (weights 1/4
@@ -831,6 +850,8 @@ def emit(cases):
             fields.append(f".direction = {p['direction']}, .exclusive = {p['exclusive']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
+        if "spatial_scale" in p:
+            fields.append(f".scale = {c_float(p['spatial_scale'])}")
         if "scale_bias" in p:
             fields.append(f".scale_bias = 1, .scale = {c_float(p['scale_bias'][0])}, "
                           f".bias = {c_float(p['scale_bias'][1])}")
@@ -848,6 +869,7 @@ def build():
     cases += indexing_cases(np.random.default_rng(21))  # its own generator: the cases above keep their values
     cases += lp_pooling_cases(np.random.default_rng(23))
     cases += cumulative_cases(np.random.default_rng(22))
+    cases += roi_cases(np.random.default_rng(24))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))

@@ -52,12 +52,12 @@ typedef struct vec_case {
     UINT interpolation;      /* RESAMPLE*, UPSAMPLE_2D: DML_INTERPOLATION_MODE */
     UINT rounding;           /* RESAMPLE2: DML_AXIS_DIRECTION */
     FLOAT scales[8], in_offsets[8], out_offsets[8];
-    UINT scale_h, scale_w;   /* UPSAMPLE_2D */
+    UINT scale_h, scale_w;   /* UPSAMPLE_2D's ScaleSize; ROI_POOLING's PooledSize */
     UINT axis_count, axes[8]; /* ARGMIN, ARGMAX */
     UINT direction;          /* ARGMIN, ARGMAX, CUMULATIVE_*: DML_AXIS_DIRECTION */
     int exclusive;           /* CUMULATIVE_*: HasExclusiveSum / HasExclusiveProduct */
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
-    FLOAT scale, bias;
+    FLOAT scale, bias;       /* scale: ROI_POOLING's SpatialScale too */
 } vec_case;
 
 #include "vectors.h"
@@ -115,6 +115,7 @@ typedef struct vec_descs {
         DML_SLICE1_OPERATOR_DESC slice1;
         DML_TILE_OPERATOR_DESC tile;
         DML_UPSAMPLE_2D_OPERATOR_DESC up;
+        DML_ROI_POOLING_OPERATOR_DESC roi;
         DML_RESAMPLE_OPERATOR_DESC rs;
         DML_RESAMPLE1_OPERATOR_DESC rs1;
         DML_RESAMPLE2_OPERATOR_DESC rs2;
@@ -307,6 +308,14 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.up.ScaleSize.Width = c->scale_w;
         d->u.up.ScaleSize.Height = c->scale_h;
         d->u.up.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        break;
+    case DML_OPERATOR_ROI_POOLING:
+        d->u.roi.InputTensor = in[0];
+        d->u.roi.ROITensor = in[1];
+        d->u.roi.OutputTensor = out[0];
+        d->u.roi.SpatialScale = c->scale;
+        d->u.roi.PooledSize.Width = c->scale_w;
+        d->u.roi.PooledSize.Height = c->scale_h;
         break;
     case DML_OPERATOR_RESAMPLE:
         d->u.rs.InputTensor = in[0];
