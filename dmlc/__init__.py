@@ -50,7 +50,7 @@ from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
 from dmlc.gather import gather, gather_elements, scatter_elements  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
-from dmlc.roi import roi_pool  # noqa: E402
+from dmlc.roi import roi_align, roi_pool  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
 from dmlc.cumulative import cumprod, cumsum  # noqa: E402
 from dmlc.cast import cast  # noqa: E402
@@ -96,7 +96,7 @@ __all__ = [
     "max_unpool", "avg_pool", "lp_pool",
     "gather", "gather_elements", "scatter_elements",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
-    "roi_pool",
+    "roi_pool", "roi_align",
     "argmax", "argmin",
     "cumsum", "cumprod",
     "cast", "fill_constant", "fill_sequence",

@@ -1,12 +1,13 @@
-"""dmlc.roi_pool (DirectML ROI_POOLING) against a bin-by-bin NumPy reference of
-docs/operators/roi_pooling.rst and ONNX Runtime's MaxRoiPool: float16/32/64, Caffe's rounding,
-inverted and outside regions, NaN and -0 bit for bit, strided views, empty arrays, region
-values refused at execution with the output untouched, and argument errors."""
+"""dmlc.roi_pool (DirectML ROI_POOLING) and dmlc.roi_align (ROI_ALIGN1) against sample-by-sample
+NumPy references of docs/operators/roi_pooling.rst and roi_align1.rst and ONNX Runtime's
+MaxRoiPool and RoiAlign: float16/32/64, Caffe's rounding, inverted and outside regions, NaN
+and -0 bit for bit, sampling, both reductions and interpolations, strided views, empty arrays,
+region values refused at execution with the output untouched, and argument errors."""
 import numpy as np
 import pytest
 
 import dmlc
-from reference import ref_roi_pool
+from reference import ref_roi_align, ref_roi_pool
 from support import assert_same_bits, random_array
 
 FLOATS = [np.float64, np.float32, np.float16]
@@ -165,4 +166,135 @@ def test_argument_errors(call, exc, message):
     r = np.array([[0, 0, 0, 1, 1]], np.float32)
     with pytest.raises(exc) as e:
         call(x, r)
+    assert str(e.value).startswith(message), str(e.value)
+
+
+# ==== roi_align ========================================================================================
+
+def align_regions(rng, count, h, w):
+    x1 = rng.uniform(-2, w, count)
+    y1 = rng.uniform(-2, h, count)
+    return np.stack([x1, y1, x1 + rng.uniform(-1, w, count), y1 + rng.uniform(-1, h, count)], 1)
+
+
+def assert_close(got, want, dtype):
+    tol = {np.float64: 1e-12, np.float32: 2e-5, np.float16: 4e-3}[dtype]
+    g = got.astype(np.float64)
+    np.testing.assert_array_equal(np.isnan(g), np.isnan(want))
+    np.testing.assert_allclose(g, want, rtol=tol, atol=tol * np.nanmax(np.abs(want), initial=1))
+
+
+@pytest.mark.parametrize("dtype,kw,ref", [
+    (np.float64, dict(), dict()),
+    (np.float32, dict(sampling_ratio=2, aligned=False), dict(lo=2, hi=2, in_offset=0.0)),
+    (np.float16, dict(mode="max", spatial_scale=(0.5, 0.25)), dict(mode="max", scale_y=0.5, scale_x=0.25)),
+    (np.float32, dict(interpolation="nearest", mode="max", out_of_bounds_value=-7.5),
+     dict(nearest=True, mode="max", oob=-7.5)),
+    (np.float64, dict(interpolation="nearest", sampling_ratio=3, out_of_bounds_value=np.inf),
+     dict(nearest=True, lo=3, hi=3, oob=np.inf)),
+])
+def test_align_matches_reference(rng, dtype, kw, ref):
+    x = random_array(rng, (2, 3, 7, 9), dtype)
+    rois = align_regions(rng, 11, 7, 9).astype(dtype)
+    b = rng.integers(0, 2, 11)
+    got = dmlc.roi_align(x, rois, b, (3, 2), **kw)
+    assert got.shape == (11, 3, 3, 2) and got.dtype == dtype
+    args = dict(scale_y=1.0, scale_x=1.0)
+    args.update(ref)
+    assert_close(got, ref_roi_align(x, rois, b, (3, 2), **args), dtype)
+
+
+def test_align_nearest_max_copies_bits():
+    x = np.zeros((1, 1, 2, 2), np.float16)
+    x.view(np.uint16)[0, 0] = [[0x8000, 0x7E01], [0x3C00, 0x0001]]  # -0, a NaN with a payload, 1, a subnormal
+    got = dmlc.roi_align(x, [[0, 0, 1, 1], [1, 1, 2, 2], [0, 1, 1, 2]], [0, 0, 0], 1, mode="max",
+                         interpolation="nearest", sampling_ratio=1)
+    assert got.view(np.uint16).ravel().tolist() == [0x8000, 0x0001, 0x3C00]
+    got = dmlc.roi_align(x, [[0, 0, 2, 2]], [0], 1, mode="max", interpolation="nearest", sampling_ratio=2)
+    assert got.view(np.uint16).item() == 0x7E01  # a NaN wins
+
+
+def test_align_onnxruntime_agrees(rng):
+    ort = pytest.importorskip("onnxruntime")
+    from onnx import TensorProto, helper
+    x = random_array(rng, (2, 3, 9, 11), np.float32)
+    rois = align_regions(rng, 30, 9, 11)
+    rois[:, 2:] = rois[:, :2] + np.abs(rois[:, 2:] - rois[:, :2]) + 2  # ONNX widens regions under 1 pixel
+    rois = rois.astype(np.float32)
+    b = rng.integers(0, 2, 30)
+    for ctm, ratio, scale in (("half_pixel", 0, 1.0), ("output_half_pixel", 2, 0.5)):
+        node = helper.make_node("RoiAlign", ["x", "rois", "b"], ["y"], output_height=3, output_width=4,
+                                spatial_scale=scale, sampling_ratio=ratio, mode="avg",
+                                coordinate_transformation_mode=ctm)
+        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape),
+                                                helper.make_tensor_value_info("rois", TensorProto.FLOAT, rois.shape),
+                                                helper.make_tensor_value_info("b", TensorProto.INT64, b.shape)],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]).SerializeToString()
+        want = ort.InferenceSession(model, providers=["CPUExecutionProvider"]).run(None, {"x": x, "rois": rois, "b": b})[0]
+        got = dmlc.roi_align(x, rois, b, (3, 4), spatial_scale=scale, sampling_ratio=ratio,
+                             aligned=ctm == "half_pixel")
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)  # values of about 100: float32 sums
+
+
+def test_align_strided_views_and_out(rng):
+    big = random_array(rng, (2, 6, 8, 10), np.float32)
+    x = big[:, ::2, :, ::2]
+    rois = align_regions(rng, 5, 8, 5)
+    b = np.array([1, 0, 1, 1, 0], np.uint8)
+    buf = np.full((5, 3, 4, 4), 7, np.float32)
+    out = buf[:, :, ::2, ::2]
+    assert dmlc.roi_align(x, rois, b, 2, out=out) is out
+    assert_close(out, ref_roi_align(np.ascontiguousarray(x), rois.astype(np.float32), b, (2, 2), 1.0, 1.0),
+                 np.float32)
+    assert np.all(buf[:, :, 1::2] == 7)
+
+
+def test_align_empty_results():
+    x = np.ones((1, 2, 4, 4), np.float32)
+    assert dmlc.roi_align(x, np.zeros((0, 4)), [], (2, 3)).shape == (0, 2, 2, 3)
+    assert dmlc.roi_align(np.ones((1, 0, 4, 4)), [[0, 0, 1, 1]], [0], 2).shape == (1, 0, 2, 2)
+
+
+@pytest.mark.parametrize("rois,b,message", [
+    ([[0, 0, 1, 1]], [1], "DML_OPERATOR_ROI_ALIGN1: BatchIndicesTensor[0] is 1, expected an index below 1"),
+    ([[0, np.nan, 1, 1]], [0], "DML_OPERATOR_ROI_ALIGN1: ROITensor row 0: y1 is nan, expected a finite value"),
+    ([[0, 0, np.inf, 1]], [0], "DML_OPERATOR_ROI_ALIGN1: ROITensor row 0: x2 is inf, expected a finite value"),
+    ([[0, 0, 1, 1]], [-1], "roi_align: batch_indices[0] is -1, expected an index in [0, 1)"),
+])
+def test_align_bad_values_leave_out_untouched(rois, b, message):
+    out = np.full((1, 1, 2, 2), 7, np.float32)
+    with pytest.raises(ValueError) as e:
+        dmlc.roi_align(np.ones((1, 1, 3, 3), np.float32), rois, b, 2, out=out)
+    assert str(e.value).startswith(message), str(e.value)
+    assert np.all(out == 7)
+
+
+@pytest.mark.parametrize("call,exc,message", [
+    (lambda x, r, b: dmlc.roi_align(x.astype(np.int8), r, b, 2), TypeError, "roi_align: x has dtype int8"),
+    (lambda x, r, b: dmlc.roi_align(x, r[:, :3], b, 2), ValueError, "roi_align: rois has shape (1, 3), expected (R, 4)"),
+    (lambda x, r, b: dmlc.roi_align(x, r, [0, 0], 2), ValueError,
+     "roi_align: batch_indices has shape (2,), expected (1,): one per region"),
+    (lambda x, r, b: dmlc.roi_align(x, r, [0.0], 2), TypeError, "roi_align: batch_indices has dtype float64"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, (2, 0)), ValueError, "roi_align: output_size[1] is 0"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, spatial_scale=(1, 2, 3)), ValueError,
+     "roi_align: spatial_scale has 3 values, expected one or a (y, x) pair"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, spatial_scale=np.inf), ValueError,
+     "DML_OPERATOR_ROI_ALIGN1: SpatialScaleX is inf, expected a finite value"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, spatial_scale=(np.nan, 1)), ValueError,
+     "DML_OPERATOR_ROI_ALIGN1: SpatialScaleY is nan, expected a finite value"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, sampling_ratio=-1), ValueError, "roi_align: sampling_ratio is -1"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, sampling_ratio=1.5), TypeError,
+     "roi_align: sampling_ratio must be an int"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, mode="mean"), ValueError,
+     "roi_align: mode is 'mean', expected 'avg' or 'max'"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, interpolation="cubic"), ValueError, "roi_align: interpolation"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, aligned=1), TypeError, "roi_align: aligned"),
+    (lambda x, r, b: dmlc.roi_align(x, r, b, 2, out_of_bounds_value="0"), TypeError,
+     "roi_align: out_of_bounds_value must be a real number, not str"),
+])
+def test_align_argument_errors(call, exc, message):
+    x = np.ones((1, 2, 4, 4), np.float32)
+    with pytest.raises(exc) as e:
+        call(x, np.array([[0, 0, 1, 1]], np.float32), np.array([0]))
     assert str(e.value).startswith(message), str(e.value)

@@ -108,7 +108,7 @@ def test_data_types():
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
         ("MAX_POOLING2", "OutputIndicesTensor"), ("GATHER", "IndicesTensor"),
         ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
-        ("SCATTER_ELEMENTS", "IndicesTensor")}
+        ("SCATTER_ELEMENTS", "IndicesTensor"), ("ROI_ALIGN", "BatchIndicesTensor"), ("ROI_ALIGN1", "BatchIndicesTensor")}
     # The gathers' and scatters' indices may be signed (a negative index counts from the end);
     # ARGMIN's and ARGMAX's outputs may be NumPy's and PyTorch's int64.
     assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",

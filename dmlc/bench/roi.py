@@ -1,6 +1,7 @@
-"""Benchmark workloads: ROI pooling 7x7 of 1000 regions on (2, 256, 64, 64) float32 (issue 23's
-speed case), beside ONNX Runtime's MaxRoiPool and a NumPy loop over regions.  torchvision
-(whose roi_pool is PyTorch's) is not a dependency, so PyTorch has no row."""
+"""Benchmark workloads: ROI pooling and ROI align 7x7 of 1000 regions on (2, 256, 64, 64) float32
+(issue 23's speed cases), beside ONNX Runtime's MaxRoiPool and RoiAlign and, for pooling, a
+NumPy loop over regions.  torchvision (whose roi_pool / roi_align are PyTorch's) is not a
+dependency, so PyTorch has no row."""
 import numpy as np
 
 import dmlc
@@ -72,7 +73,45 @@ def _workload(dtype, shape, count, pooled, ort, numpy_row=True):
     return Workload("roi_pool", label, moved, moved, cands, check)
 
 
+def onnx_align_model(in_shape, count, pooled, scale):
+    """An ONNX RoiAlign model (opset 16, average, half_pixel, adaptive sampling), float32."""
+    from onnx import TensorProto, helper
+    node = helper.make_node("RoiAlign", ["x", "rois", "b"], ["y"], output_height=pooled[0], output_width=pooled[1],
+                            spatial_scale=float(scale), sampling_ratio=0, mode="avg",
+                            coordinate_transformation_mode="half_pixel")
+    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_shape),
+                                            helper.make_tensor_value_info("rois", TensorProto.FLOAT, [count, 4]),
+                                            helper.make_tensor_value_info("b", TensorProto.INT64, [count])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [count, in_shape[1]] + list(pooled))])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]).SerializeToString()
+
+
+def _align_workload(dtype, shape, count, pooled, ort):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(dtype)
+    scale = 0.25
+    table = _regions(rng, count, shape[0], shape[2], shape[3], scale)
+    rois, batch = table[:, 1:].astype(dtype), table[:, 0].astype(np.int64)
+    y = np.empty((count, shape[1]) + tuple(pooled), dtype)
+    cands = [
+        Candidate("dmlc", lambda: (lambda: dmlc.roi_align(x, rois, batch, pooled, spatial_scale=scale))),
+        Candidate("dmlc out=", lambda: (lambda: dmlc.roi_align(x, rois, batch, pooled, spatial_scale=scale, out=y))),
+    ]
+    if ort is not None and dtype == np.float32:
+        cands.append(Candidate("onnxruntime", lambda: ort_runner(
+            onnx_align_model(list(shape), count, pooled, scale), {"x": x, "rois": rois, "b": batch}, {"y": y})))
+
+    def check():
+        got = dmlc.roi_align(x, rois[:4], batch[:4], pooled, spatial_scale=scale)
+        assert got.shape == (4, shape[1]) + tuple(pooled) and np.all(np.isfinite(got))
+
+    moved = x.nbytes + y.nbytes
+    label = f"{np.dtype(dtype).name} {tuple(shape)} {count} regions {pooled[0]}x{pooled[1]}"
+    return Workload("roi_align", label, moved, moved, cands, check)
+
+
 def workloads(quick):
     ort = optional_ort()
     shape, count = ((1, 32, 32, 32), 100) if quick else ((2, 256, 64, 64), 1000)
-    return [_workload(np.float32, shape, count, (7, 7), ort), _workload(np.float16, shape, count, (7, 7), ort)]
+    return [_workload(np.float32, shape, count, (7, 7), ort), _workload(np.float16, shape, count, (7, 7), ort),
+            _align_workload(np.float32, shape, count, (7, 7), ort), _align_workload(np.float16, shape, count, (7, 7), ort)]

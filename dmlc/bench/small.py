@@ -36,6 +36,7 @@ def workloads(quick):
         gather._elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         roi._workload(f32, (1, 8, 16, 16), 4, (2, 2), ort, numpy_row=False),
+        roi._align_workload(f32, (1, 8, 16, 16), 4, (2, 2), ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),
         cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),
