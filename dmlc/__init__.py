@@ -50,6 +50,7 @@ from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
 from dmlc.gather import gather, gather_elements, gather_nd, scatter_elements, scatter_nd  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
+from dmlc.roi import roi_align, roi_pool  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
 from dmlc.cumulative import cumprod, cumsum  # noqa: E402
 from dmlc.topk import top_k  # noqa: E402
@@ -97,6 +98,7 @@ __all__ = [
     "max_unpool", "avg_pool", "lp_pool",
     "gather", "gather_elements", "scatter_elements", "gather_nd", "scatter_nd",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
+    "roi_pool", "roi_align",
     "argmax", "argmin",
     "cumsum", "cumprod",
     "top_k",

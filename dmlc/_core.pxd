@@ -249,6 +249,32 @@ cdef extern from "directml_py.h" nogil:
         const FLOAT* Scales
         const FLOAT* InputPixelOffsets
         const FLOAT* OutputPixelOffsets
+    # ROI_POOLING
+    const DML_OPERATOR_TYPE DML_OPERATOR_ROI_POOLING
+    ctypedef struct DML_ROI_POOLING_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* ROITensor
+        const DML_TENSOR_DESC* OutputTensor
+        FLOAT SpatialScale
+        DML_SIZE_2D PooledSize
+    # ROI_ALIGN1
+    const DML_OPERATOR_TYPE DML_OPERATOR_ROI_ALIGN1
+    ctypedef int DML_REDUCE_FUNCTION
+    ctypedef struct DML_ROI_ALIGN1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* ROITensor
+        const DML_TENSOR_DESC* BatchIndicesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_REDUCE_FUNCTION ReductionFunction
+        DML_INTERPOLATION_MODE InterpolationMode
+        FLOAT SpatialScaleX
+        FLOAT SpatialScaleY
+        FLOAT InputPixelOffset
+        FLOAT OutputPixelOffset
+        FLOAT OutOfBoundsInputValue
+        UINT MinimumSamplesPerOutput
+        UINT MaximumSamplesPerOutput
+        BOOL AlignRegionsToCorners
     # ARGMIN, ARGMAX
     const DML_OPERATOR_TYPE DML_OPERATOR_ARGMIN
     const DML_OPERATOR_TYPE DML_OPERATOR_ARGMAX

@@ -644,6 +644,63 @@ typedef struct DML_RESAMPLE2_OPERATOR_DESC {
     const FLOAT* OutputPixelOffsets;
 } DML_RESAMPLE2_OPERATOR_DESC;
 
+/* ROI_POOLING: Caffe's max ROI pooling.  ROITensor rows are [batch, x1, y1, x2, y2]. */
+typedef struct DML_ROI_POOLING_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* ROITensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    FLOAT SpatialScale;
+    DML_SIZE_2D PooledSize;
+} DML_ROI_POOLING_OPERATOR_DESC;
+
+/* ROI_ALIGN, ROI_ALIGN1: regions [x1, y1, x2, y2] sampled bilinearly (or nearest) and
+ * reduced by ReductionFunction (AVERAGE or MAX of DML_REDUCE_FUNCTION). */
+typedef enum DML_REDUCE_FUNCTION {
+    DML_REDUCE_FUNCTION_ARGMAX = 0,
+    DML_REDUCE_FUNCTION_ARGMIN = 1,
+    DML_REDUCE_FUNCTION_AVERAGE = 2,
+    DML_REDUCE_FUNCTION_L1 = 3,
+    DML_REDUCE_FUNCTION_L2 = 4,
+    DML_REDUCE_FUNCTION_LOG_SUM = 5,
+    DML_REDUCE_FUNCTION_LOG_SUM_EXP = 6,
+    DML_REDUCE_FUNCTION_MAX = 7,
+    DML_REDUCE_FUNCTION_MIN = 8,
+    DML_REDUCE_FUNCTION_MULTIPLY = 9,
+    DML_REDUCE_FUNCTION_SUM = 10,
+    DML_REDUCE_FUNCTION_SUM_SQUARE = 11
+} DML_REDUCE_FUNCTION;
+
+typedef struct DML_ROI_ALIGN_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* ROITensor;
+    const DML_TENSOR_DESC* BatchIndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_REDUCE_FUNCTION ReductionFunction;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    FLOAT SpatialScaleX;
+    FLOAT SpatialScaleY;
+    FLOAT OutOfBoundsInputValue;
+    UINT MinimumSamplesPerOutput;
+    UINT MaximumSamplesPerOutput;
+} DML_ROI_ALIGN_OPERATOR_DESC;
+
+typedef struct DML_ROI_ALIGN1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* ROITensor;
+    const DML_TENSOR_DESC* BatchIndicesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_REDUCE_FUNCTION ReductionFunction;
+    DML_INTERPOLATION_MODE InterpolationMode;
+    FLOAT SpatialScaleX;
+    FLOAT SpatialScaleY;
+    FLOAT InputPixelOffset;
+    FLOAT OutputPixelOffset;
+    FLOAT OutOfBoundsInputValue;
+    UINT MinimumSamplesPerOutput;
+    UINT MaximumSamplesPerOutput;
+    BOOL AlignRegionsToCorners;
+} DML_ROI_ALIGN1_OPERATOR_DESC;
+
 /* ARGMIN, ARGMAX: the index of the least / greatest element over Axes (row-major over them);
  * AxisDirection picks the first (INCREASING) or last (DECREASING) of equal elements. */
 typedef struct DML_ARGMIN_OPERATOR_DESC {

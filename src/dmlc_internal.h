@@ -151,6 +151,11 @@ typedef enum dmlc_in_place {
  * each slot (NULL for an absent optional tensor).  Never fails for memory reasons: what
  * an operator needs is allocated at creation. */
 typedef void (*dmlc_execute_fn)(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out);
+/* Checks what only the bound data can show (the ROI operators' region values and batch
+ * indices) before execute runs, so that a failure leaves every output untouched: the
+ * message names the operator, the tensor, the element and its value.  NULL for operators
+ * whose execution cannot fail. */
+typedef HRESULT (*dmlc_check_fn)(const DMLC_OPERATOR_T* op, const void* const* in);
 
 struct DMLC_OPERATOR {
     DML_OPERATOR_TYPE type;
@@ -160,6 +165,7 @@ struct DMLC_OPERATOR {
     dmlc_tensor* inputs;
     dmlc_tensor* outputs;
     dmlc_execute_fn execute;
+    dmlc_check_fn check; /* NULL, or run on the bound inputs before execute */
     void* state; /* the operator family's own parameters, in the same allocation */
     /* Whether output 0 may be bound to exactly the memory of input 0: an element-wise
      * operator run in place, as DirectML allows for ELEMENT_WISE_IDENTITY.  Any other

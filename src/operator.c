@@ -207,6 +207,7 @@ HRESULT dmlcExecute(DMLC_OPERATOR* op, UINT inputCount, const DMLC_BUFFER_BINDIN
             if (ranges_overlap(o, on, out_ptrs[j], op->outputs[j].extent))
                 hr = dmlc_fail(E_INVALIDARG, op->name, "outputs[%u] overlaps outputs[%u]", i, j);
     }
+    if (SUCCEEDED(hr) && op->check) hr = op->check(op, (const void* const*)ptrs);
     if (SUCCEEDED(hr)) {
         op->execute(op, (const void* const*)ptrs, out_ptrs);
         dmlc_clear_error();

@@ -5,6 +5,7 @@ Where a second, differently written formulation of the same rule exists (ref_loo
 pooling, the reshape/transpose form of depth/space), it is here too, and a test checks that
 the two agree."""
 import itertools
+import math
 
 import numpy as np
 
@@ -675,3 +676,89 @@ def ref_nonzero(x, n=None, dtype=np.int64):
     if rows:
         coords[:len(rows)] = rows
     return len(rows), coords
+
+
+def ref_roi_pool(x, rois, pooled, scale):
+    """ROI_POOLING (docs/operators/roi_pooling.rst), bin by bin: corners times scale in float32
+    (float64 for float64 x) rounded half away from zero; RH = max(y2 - y1 + 1, 1), RW likewise;
+    bin (i, j) over rows [floor(i RH / PH), ceil((i + 1) RH / PH)) + y1 and columns likewise,
+    clipped to x; the first largest element (a NaN first), or 0 for an empty bin."""
+    ph, pw = pooled
+    n, c, h, w = x.shape
+    ct = np.float64 if x.dtype == np.float64 else np.float32
+    out = np.zeros((len(rois), c, ph, pw), x.dtype)
+
+    def corner(v):
+        p = float(ct(v) * ct(scale))
+        return int(math.copysign(math.floor(abs(p) + 0.5), p))
+
+    def clip(v, hi):
+        return min(max(v, 0), hi)
+
+    for r, roi in enumerate(rois):
+        b = int(float(roi[0]))
+        x1, y1, x2, y2 = (corner(v) for v in roi[1:])
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        for i in range(ph):
+            h0, h1 = clip(y1 + i * rh // ph, h), clip(y1 - (-(i + 1) * rh // ph), h)
+            for j in range(pw):
+                w0, w1 = clip(x1 + j * rw // pw, w), clip(x1 - (-(j + 1) * rw // pw), w)
+                if h0 >= h1 or w0 >= w1:
+                    continue
+                for ch in range(c):
+                    cells = x[b, ch, h0:h1, w0:w1].ravel()
+                    nan = np.flatnonzero(np.isnan(cells))
+                    out[r, ch, i, j] = cells[nan[0]] if len(nan) else cells[np.argmax(cells)]
+    return out
+
+
+def ref_roi_align(x, rois, batch, out_size, scale_y, scale_x, in_offset=0.5, out_offset=-0.5, corners=False,
+                  lo=1, hi=2**32 - 1, mode="avg", nearest=False, oob=0.0):
+    """ROI_ALIGN1 (docs/operators/roi_align1.rst), sample by sample in float64: per axis
+    X1 = x1 * scale, size = x2 * scale - X1, s = clamp(ceil(|size| / n_out), lo, hi) samples
+    per output, step size / (n_out s) (or / (n_out s - 1) with corners), sample j at
+    ((j - out_offset) step + X1) - in_offset; out of [-1, n] gives oob, otherwise clamped and
+    read bilinearly (or at floor(v + 0.5)); the average or maximum (a NaN wins)."""
+    oh, ow = out_size
+    n, c, h, w = x.shape
+    xd = x.astype(np.float64)
+    out = np.zeros((len(rois), c, oh, ow))
+
+    def axis(a, b, scale, m):
+        a, b = float(a) * scale, float(b) * scale
+        size = b - a
+        s = min(max(math.ceil(abs(size) / m), lo), hi)
+        count = m * s
+        step = size / (count - 1) if corners and count > 1 else size / count
+        return [((j - out_offset) * step + a) - in_offset for j in range(count)], s
+
+    def taps(v, m):
+        if v < -1 or v > m:
+            return None
+        v = min(max(v, 0.0), m - 1.0)
+        if nearest:
+            return [(math.floor(v + 0.5), 1.0)]
+        i0 = math.floor(v)
+        wgt = v - i0
+        return [(i0, 1 - wgt)] + ([(min(i0 + 1, m - 1), wgt)] if wgt else [])
+
+    for r, (roi, b) in enumerate(zip(rois, batch)):
+        xs, sx = axis(roi[0], roi[2], float(np.float32(scale_x)), ow)
+        ys, sy = axis(roi[1], roi[3], float(np.float32(scale_y)), oh)
+        for i in range(oh):
+            for j in range(ow):
+                vals = []
+                for yy in ys[i * sy:(i + 1) * sy]:
+                    for xx in xs[j * sx:(j + 1) * sx]:
+                        ty, tx = taps(yy, h), taps(xx, w)
+                        if ty is None or tx is None:
+                            vals.append(np.full(c, oob))
+                        else:
+                            vals.append(sum(wy * wx * xd[int(b), :, iy, ix] for iy, wy in ty for ix, wx in tx))
+                v = np.array(vals)
+                if mode == "avg":
+                    out[r, :, i, j] = v.mean(axis=0)
+                else:
+                    nan = np.isnan(v).any(axis=0)
+                    out[r, :, i, j] = np.where(nan, np.nan, v.max(axis=0))
+    return out

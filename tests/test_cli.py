@@ -854,6 +854,23 @@ def test_resample_models(tmp_path, capsys, monkeypatch):
     assert lines == ["Resource 'Out1': 10, 20, 20, 30, 30, 40, 40, 40", "Resource 'Out2': 10, 10, 20, 20, 30, 30, 40, 40"]
 
 
+def test_roi_pooling_model(tmp_path, capsys, monkeypatch):
+    """ROI_POOLING from JSON: two input tensors bound, DML_SIZE_2D PooledSize as {"Width", "Height"}."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "roi_pooling.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["roi"]
+    assert lines == ["Resource 'Out': 5, 7, 13, 15, 5, 6, 9, 10"]
+
+
+@pytest.mark.parametrize("model,want", [("roi_align.json", "2.5, 4.5, 10.5, 12.5"), ("roi_align1.json", "5, 7, 13, 15")])
+def test_roi_align_models(tmp_path, capsys, monkeypatch, model, want):
+    """ROI_ALIGN and ROI_ALIGN1 from JSON: three inputs, a UINT32 batch index, enum and FLOAT fields,
+    AlignRegionsToCorners as a JSON boolean."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, model), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert lines == [f"Resource 'Out': {want}"]
+
+
 def test_malformed_resample_models():
     from dmlc.model import Model, ModelError
     doc = parse_model_file("resample.json")

@@ -81,6 +81,10 @@ ELEMENT_INDICES = np.array([[[4, -1, 0], [7, 2, -6]]] * 4, np.int64)
 # out of range both ways (clamped by the gather, skipped by the scatter).
 ND_INDICES = np.array([[3, -1], [0, 7], [-5, 2]], np.int64)
 
+# roi_pool's regions [batch, x1, y1, x2, y2]: inside, inverted and past the edges.
+ROIS = np.array([[0, 0, 0, 9, 7], [1, 6, 2, 1, 1], [1, -4, 3, 20, 20]], np.float64)
+ROI_BATCH = np.array([0, 1, 1], np.int64)
+
 # name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
 # each call's result is one array or a list of them.  Every public function, every array
 # argument (out= in the tests of out=).
@@ -122,6 +126,10 @@ CALLS = {
                   lambda a, **kw: dmlc.gather_nd(a["x"], a["indices"], **kw)),
     "scatter_nd": (lambda d: {"x": data((4, 5, 3), d), "indices": ND_INDICES, "updates": data((3, 3), d, 1)},
                    lambda a, **kw: dmlc.scatter_nd(a["x"], a["indices"], a["updates"], **kw)),
+    "roi_pool": (lambda d: {"x": data((2, 3, 6, 7), floats(d)), "rois": ROIS},
+                 lambda a, **kw: dmlc.roi_pool(a["x"], a["rois"], (2, 3), 0.5, **kw)),
+    "roi_align": (lambda d: {"x": data((2, 3, 6, 7), floats(d)), "rois": ROIS[:, 1:], "batch_indices": ROI_BATCH},
+                  lambda a, **kw: dmlc.roi_align(a["x"], a["rois"], a["batch_indices"], (2, 3), **kw)),
     "argmax": (lambda d: {"x": data((3, 4, 5), d)}, lambda a, **kw: dmlc.argmax(a["x"], (0, 2), **kw)),
     "argmin": (lambda d: {"x": data((3, 4, 5), d)},
                lambda a, **kw: dmlc.argmin(a["x"], 1, select_last_index=True, **kw)),
@@ -202,7 +210,9 @@ def test_torch_inputs(name, arg):
     assert all(type(g) is np.ndarray for g in got)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
-    # A transposed (non-contiguous) tensor is read through its strides.
+    # A transposed (non-contiguous) tensor is read through its strides (1-d arguments have no transpose).
+    if args[arg].ndim < 2:
+        return
     t = torch.from_numpy(np.ascontiguousarray(np.swapaxes(args[arg], 0, -1))).transpose(0, -1)
     assert not t.is_contiguous()
     for g, w in zip(as_list(call(with_arg(args, arg, t))), want):

@@ -97,10 +97,12 @@ def test_schema_fields_are_consistent(op):
 
 
 def test_data_types():
-    """Each operator's accepted data types: every type, or the float types for average and LP pooling."""
+    """Each operator's accepted data types: every type, or the float types for average and LP pooling
+    and ROI pooling."""
     everything = tuple(name for name, _, _ in sorted(_core.DTYPES, key=lambda d: d[1]))
     for op in OPS:
-        want = ("FLOAT32", "FLOAT16", "FLOAT64") if op.name.startswith(("AVERAGE_POOLING", "LP_POOLING")) else everything
+        floats = op.name.startswith(("AVERAGE_POOLING", "LP_POOLING", "ROI_"))
+        want = ("FLOAT32", "FLOAT16", "FLOAT64") if floats else everything
         assert op.data_types == want, op.name
     assert {(op.name, f.name) for op in OPS for f in op.fields if "indices" in f.flags} == {
         ("MAX_POOLING1", "OutputIndicesTensor"), ("MAX_UNPOOLING", "IndicesTensor"),
@@ -108,7 +110,8 @@ def test_data_types():
         ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
         ("SCATTER_ELEMENTS", "IndicesTensor"), ("TOP_K", "OutputIndexTensor"), ("TOP_K1", "OutputIndexTensor"),
         ("GATHER_ND", "IndicesTensor"), ("GATHER_ND1", "IndicesTensor"), ("SCATTER_ND", "IndicesTensor"),
-        ("NONZERO_COORDINATES", "OutputCountTensor"), ("NONZERO_COORDINATES", "OutputCoordinatesTensor")}
+        ("NONZERO_COORDINATES", "OutputCountTensor"), ("NONZERO_COORDINATES", "OutputCoordinatesTensor"),
+        ("ROI_ALIGN", "BatchIndicesTensor"), ("ROI_ALIGN1", "BatchIndicesTensor")}
     # The gathers' and scatters' indices may be signed (a negative index counts from the end);
     # ARGMIN's, ARGMAX's, TOP_K(1)'s and NONZERO_COORDINATES's index outputs may be NumPy's and PyTorch's int64.
     assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",

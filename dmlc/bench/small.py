@@ -6,8 +6,8 @@ import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (argminmax, average_pooling, cast, cumulative, depth_space, element_wise_identity, fill, gather,
-                        lp_pooling, max_pooling, max_unpooling, nonzero, padding, resample, slicing, split_join, tiling,
-                        topk)
+                        lp_pooling, max_pooling, max_unpooling, nonzero, padding, resample, roi, slicing, split_join,
+                        tiling, topk)
 
 
 def _small(w):
@@ -38,6 +38,8 @@ def workloads(quick):
         gather._nd_workload("gather_nd", f32, (16, 8, 4), 8, torch, ort),
         gather._nd_workload("scatter_nd", f32, (16, 8, 4), 8, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
+        roi._workload(f32, (1, 8, 16, 16), 4, (2, 2), ort, numpy_row=False),
+        roi._align_workload(f32, (1, 8, 16, 16), 4, (2, 2), ort),
         argminmax._workload("argmax", f32, (4, 16), 1, torch, ort),
         cumulative._workload("cumsum", f32, (4, 16), 1, torch, ort),
         topk._workload(f32, (4, 16), 4, torch, ort),

@@ -172,6 +172,26 @@ CASES = {
         fields={"InterpolationMode": "DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR",
                 "RoundingDirection": "DML_AXIS_DIRECTION_DECREASING", "DimensionCount": 1,
                 "Scales": [0.5], "InputPixelOffsets": [0.0], "OutputPixelOffsets": [0.0]}),
+    "ROI_POOLING": dict(
+        arrays={"x": "np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)",
+                "rois": _f32("[[0, 0, 0, 3, 3], [0, 2, 1, 5, 3]]")},
+        python="dmlc.roi_pool(x, rois, 2)",
+        fields={"SpatialScale": 1.0, "PooledSize": {"Width": 2, "Height": 2}}),
+    "ROI_ALIGN": dict(
+        arrays={"x": "np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)", "rois": _f32("[[0, 0, 4, 4], [1, 1, 3, 2]]"),
+                "b": "np.array([0, 0], np.uint64)"},
+        python="dmlc.roi_align(x, rois, b, 2)",
+        fields={"ReductionFunction": "DML_REDUCE_FUNCTION_AVERAGE", "InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR",
+                "SpatialScaleX": 1.0, "SpatialScaleY": 1.0, "OutOfBoundsInputValue": 0.0,
+                "MinimumSamplesPerOutput": 1, "MaximumSamplesPerOutput": 4294967295}),
+    "ROI_ALIGN1": dict(
+        arrays={"x": "np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)", "rois": _f32("[[0, 0, 2, 2], [5, 0, 7, 1]]"),
+                "b": "np.array([0, 0], np.uint64)"},
+        python='dmlc.roi_align(x, rois, b, 2, mode="max", sampling_ratio=1, aligned=False, out_of_bounds_value=-1.0)',
+        fields={"ReductionFunction": "DML_REDUCE_FUNCTION_MAX", "InterpolationMode": "DML_INTERPOLATION_MODE_LINEAR",
+                "SpatialScaleX": 1.0, "SpatialScaleY": 1.0, "InputPixelOffset": 0.0, "OutputPixelOffset": -0.5,
+                "OutOfBoundsInputValue": -1.0, "MinimumSamplesPerOutput": 1, "MaximumSamplesPerOutput": 1,
+                "AlignRegionsToCorners": False}),
     "ARGMIN": dict(
         arrays={"x": _f32("[[4, 1, 3], [2, 6, 1]]")},
         python="dmlc.argmin(x, (0, 1), keepdims=True)",

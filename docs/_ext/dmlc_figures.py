@@ -400,6 +400,33 @@ def resample():
     return fig
 
 
+def roi_pool():
+    """ROI_POOLING: a region of a 6x6 plane cut into 2x2 bins (Caffe's rounding), each bin's maximum."""
+    x = np.array([[3, 1, 4, 1, 5, 9], [2, 6, 5, 3, 5, 8], [9, 7, 9, 3, 2, 3], [8, 4, 6, 2, 6, 4],
+                  [3, 3, 8, 3, 2, 7], [9, 5, 0, 2, 8, 8]], np.float32)
+    # Corners 0.5 * (2, 1, 9, 8) round half away from zero to (1, 1, 5, 4) (4.5 -> 5, 0.5 -> 1):
+    # 5 columns 1..5 and 4 rows 1..4; bins of rows [1, 3), [3, 5) and columns [1, 4), [3, 6).
+    got = dmlc.roi_pool(x[None, None], [[0, 2, 1, 9, 8]], 2, 0.5)[0, 0]
+    bins = [[((1, 3), (1, 4)), ((1, 3), (3, 6))], [((3, 5), (1, 4)), ((3, 5), (3, 6))]]
+    want = np.array([[x[r0:r1, c0:c1].max() for (r0, r1), (c0, c1) in row] for row in bins])
+    assert np.array_equal(got, want), got
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), gridspec_kw={"width_ratios": [6, 2]})
+    colors = [[_PAD] * 6 for _ in range(6)]
+    for i, row in enumerate(bins):
+        for j, ((r0, r1), (c0, c1)) in enumerate(row):
+            for r in range(r0, r1):
+                for c in range(c0, c1):
+                    colors[r][c] = _PALETTE[2 * i + j]
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], colors,
+          "x, region [0, 2, 1, 9, 8] at SpatialScale 0.5 (columns 3 and 4 of rows 1-4 sit in two bins; last colour wins)")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in got], [[_PALETTE[0], _PALETTE[1]], [_PALETTE[2], _PALETTE[3]]],
+          "roi_pool(x, rois, 2, 0.5)")
+    fig.suptitle("corners rounded half away from zero, bins [floor(i*RH/2), ceil((i+1)*RH/2)) + y1: bins may overlap; "
+                 "each output is its bin's maximum", fontsize=9)
+    return fig
+
+
 def argminmax():
     """ARGMAX and ARGMIN of a 3x4 array along each axis and over all of it."""
     x = np.array([[3, 9, 1, 4], [7, 2, 9, 0], [5, 6, 8, 2]], np.float32)
@@ -541,6 +568,7 @@ FIGURES = {
     "slice.png": slicing,
     "identity.png": identity,
     "gather.png": gather,
+    "roi_pool.png": roi_pool,
     "gather_elements.png": gather_elements,
     "gather_nd.png": gather_nd,
     "resample.png": resample,
@@ -557,7 +585,7 @@ FAMILY_FIGURE = {
     "max_pooling": "pooling_windows.png", "average_pooling": "pooling_windows.png",
     "lp_pooling": "pooling_windows.png",
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
-    "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png",
+    "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png", "roi": "roi_pool.png",
     "argminmax": "argminmax.png", "cumulative": "cumulative.png", "topk": "topk.png", "nonzero": "nonzero.png",
     "cast": "cast.png", "fill": "fill.png",
 }

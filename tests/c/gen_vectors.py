@@ -36,7 +36,8 @@ from test_padding import ref_pad  # noqa: E402
 
 from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
                        ref_fill_sequence, ref_gather, ref_gather_elements, ref_gather_nd, ref_max_unpool, ref_resample,
-                       ref_scale_bias, ref_scatter_elements, ref_scatter_nd, ref_slice, ref_slice1, ref_tile)
+                       ref_roi_align, ref_roi_pool, ref_scale_bias, ref_scatter_elements, ref_scatter_nd, ref_slice,
+                       ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -439,6 +440,42 @@ def lp_pooling_cases(rng):
                           [output_tensor(windows(np.abs(x.astype(np.float64))).sum(axis=-1).astype(dtype))],
                           spatial=3, window=[2, 2, 2], strides=[2, 2, 2], start=[0] * 3, end=[0] * 3,
                           dilations=[1] * 3, p=1))
+    return cases
+
+
+def roi_cases(rng):
+    """ROI_POOLING in the three float types: regions inside, inverted, past the edges and
+    outside (empty bins), corners rounded half away from zero at SpatialScale 0.5, each ROI
+    shape ({R, 5}, {1, R, 5}, {1, 1, R, 5}), a strided input and a strided output."""
+    cases = []
+    rois = np.array([[0, 0, 0, 7, 5], [1, 3, 1, 9, 9], [1, 6, 4, 2, 2], [0, -4, -3, 20, 30], [0, 1, 13, 5, 17]])
+    for k, dtype in enumerate((np.float32, np.float16, np.float64)):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = pooling_values(rng, (2, 3, 6, 5), dtype)
+        table = rois.astype(dtype).reshape((1,) * k + rois.shape)
+        pooled = [(2, 3), (3, 2), (1, 4)][k]
+        want = ref_roi_pool(x, rois.astype(dtype), pooled, 0.5)
+        cases.append(Case(f"ROI_POOLING {name} {len(rois)} regions {pooled[0]}x{pooled[1]}, SpatialScale 0.5",
+                          "ROI_POOLING", [input_tensor(x, None if k else [120, 30, 5, 1], rng), input_tensor(table)],
+                          [output_tensor(want, None if k != 1 else [60, 20, 6, 2])], scale_h=pooled[0],
+                          scale_w=pooled[1], spatial_scale=0.5))
+    # ROI_ALIGN and ROI_ALIGN1 on small integers at sample coordinates of halves and quarters
+    # (exact bilinear weights and sums in float32), so the reference rounded is the value.
+    x = rng.integers(-8, 9, size=(2, 3, 5, 6)).astype(np.float32)
+    boxes = np.array([[0, 0, 4, 4], [1, 1, 5, 3], [4, 3, 0, 1], [-2, -3, 8, 7]], np.float32)
+    batch = np.array([0, 1, 1, 0], np.uint32)
+    for name, op, extra, ref in (
+            ("AVERAGE, LINEAR, adaptive", "ROI_ALIGN", dict(reduction=2, interpolation=1, min_samples=1,
+                                                            max_samples=4294967295), dict()),
+            ("MAX, NEAREST, 2 samples, InputPixelOffset 0", "ROI_ALIGN1",
+             dict(reduction=7, interpolation=0, min_samples=2, max_samples=2, in_offset=0.0, out_offset=-0.5,
+                  corners=0), dict(mode="max", nearest=True, lo=2, hi=2, in_offset=0.0)),
+            ("AVERAGE, LINEAR, AlignRegionsToCorners, 1 sample", "ROI_ALIGN1",
+             dict(reduction=2, interpolation=1, min_samples=1, max_samples=1, in_offset=0.5, out_offset=-0.5,
+                  corners=1), dict(lo=1, hi=1, corners=True))):
+        want = ref_roi_align(x, boxes, batch, (2, 2), 1.0, 1.0, oob=-3.0, **ref).astype(np.float32)
+        cases.append(Case(f"{op} FLOAT32 {name}", op, [input_tensor(x), input_tensor(boxes), input_tensor(batch)],
+                          [output_tensor(want)], spatial_scale=1.0, scale_y=1.0, oob=-3.0, **extra))
     return cases
 
 
@@ -936,6 +973,14 @@ def emit(cases):
             fields.append(f".k = {p['k']}, .direction = {p['direction']}")
         if p.get("include_padding"):
             fields.append(".include_padding = 1")
+        if "spatial_scale" in p:
+            fields.append(f".scale = {c_float(p['spatial_scale'])}")
+        for key in ("scale_y", "in_offset", "out_offset", "oob"):
+            if key in p:
+                fields.append(f".{key} = {c_float(p[key])}")
+        for key in ("reduction", "min_samples", "max_samples", "corners"):
+            if key in p:
+                fields.append(f".{key} = {p[key]}u" if key != "corners" else f".{key} = {p[key]}")
         if "scale_bias" in p:
             fields.append(f".scale_bias = 1, .scale = {c_float(p['scale_bias'][0])}, "
                           f".bias = {c_float(p['scale_bias'][1])}")
@@ -955,6 +1000,7 @@ def build():
     cases += cumulative_cases(np.random.default_rng(22))
     cases += topk_cases(np.random.default_rng(71))
     cases += nonzero_cases(np.random.default_rng(24))
+    cases += roi_cases(np.random.default_rng(24))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))

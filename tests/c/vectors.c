@@ -53,13 +53,16 @@ typedef struct vec_case {
     UINT interpolation;      /* RESAMPLE*, UPSAMPLE_2D: DML_INTERPOLATION_MODE */
     UINT rounding;           /* RESAMPLE2: DML_AXIS_DIRECTION */
     FLOAT scales[8], in_offsets[8], out_offsets[8];
-    UINT scale_h, scale_w;   /* UPSAMPLE_2D */
+    UINT scale_h, scale_w;   /* UPSAMPLE_2D's ScaleSize; ROI_POOLING's PooledSize */
     UINT axis_count, axes[8]; /* ARGMIN, ARGMAX */
     UINT direction;          /* ARGMIN, ARGMAX, CUMULATIVE_*: DML_AXIS_DIRECTION */
     int exclusive;           /* CUMULATIVE_*: HasExclusiveSum / HasExclusiveProduct */
     UINT k;                  /* TOP_K, TOP_K1 (TOP_K1's AxisDirection: direction) */
     int scale_bias;          /* ELEMENT_WISE_IDENTITY: 0, or 1 with scale and bias */
-    FLOAT scale, bias;
+    FLOAT scale, bias;       /* scale: ROI_POOLING's SpatialScale, ROI_ALIGN(1)'s SpatialScaleX too */
+    UINT reduction, min_samples, max_samples; /* ROI_ALIGN(1) */
+    int corners;
+    FLOAT scale_y, in_offset, out_offset, oob;
 } vec_case;
 
 #include "vectors.h"
@@ -117,6 +120,9 @@ typedef struct vec_descs {
         DML_SLICE1_OPERATOR_DESC slice1;
         DML_TILE_OPERATOR_DESC tile;
         DML_UPSAMPLE_2D_OPERATOR_DESC up;
+        DML_ROI_POOLING_OPERATOR_DESC roi;
+        DML_ROI_ALIGN_OPERATOR_DESC align;
+        DML_ROI_ALIGN1_OPERATOR_DESC align1;
         DML_RESAMPLE_OPERATOR_DESC rs;
         DML_RESAMPLE1_OPERATOR_DESC rs1;
         DML_RESAMPLE2_OPERATOR_DESC rs2;
@@ -336,6 +342,43 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.up.ScaleSize.Width = c->scale_w;
         d->u.up.ScaleSize.Height = c->scale_h;
         d->u.up.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        break;
+    case DML_OPERATOR_ROI_POOLING:
+        d->u.roi.InputTensor = in[0];
+        d->u.roi.ROITensor = in[1];
+        d->u.roi.OutputTensor = out[0];
+        d->u.roi.SpatialScale = c->scale;
+        d->u.roi.PooledSize.Width = c->scale_w;
+        d->u.roi.PooledSize.Height = c->scale_h;
+        break;
+    case DML_OPERATOR_ROI_ALIGN:
+        d->u.align.InputTensor = in[0];
+        d->u.align.ROITensor = in[1];
+        d->u.align.BatchIndicesTensor = in[2];
+        d->u.align.OutputTensor = out[0];
+        d->u.align.ReductionFunction = (DML_REDUCE_FUNCTION)c->reduction;
+        d->u.align.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.align.SpatialScaleX = c->scale;
+        d->u.align.SpatialScaleY = c->scale_y;
+        d->u.align.OutOfBoundsInputValue = c->oob;
+        d->u.align.MinimumSamplesPerOutput = c->min_samples;
+        d->u.align.MaximumSamplesPerOutput = c->max_samples;
+        break;
+    case DML_OPERATOR_ROI_ALIGN1:
+        d->u.align1.InputTensor = in[0];
+        d->u.align1.ROITensor = in[1];
+        d->u.align1.BatchIndicesTensor = in[2];
+        d->u.align1.OutputTensor = out[0];
+        d->u.align1.ReductionFunction = (DML_REDUCE_FUNCTION)c->reduction;
+        d->u.align1.InterpolationMode = (DML_INTERPOLATION_MODE)c->interpolation;
+        d->u.align1.SpatialScaleX = c->scale;
+        d->u.align1.SpatialScaleY = c->scale_y;
+        d->u.align1.InputPixelOffset = c->in_offset;
+        d->u.align1.OutputPixelOffset = c->out_offset;
+        d->u.align1.OutOfBoundsInputValue = c->oob;
+        d->u.align1.MinimumSamplesPerOutput = c->min_samples;
+        d->u.align1.MaximumSamplesPerOutput = c->max_samples;
+        d->u.align1.AlignRegionsToCorners = c->corners;
         break;
     case DML_OPERATOR_RESAMPLE:
         d->u.rs.InputTensor = in[0];
