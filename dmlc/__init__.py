@@ -53,7 +53,7 @@ from dmlc.resample import resample, upsample_2d  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
 from dmlc.cumulative import cumprod, cumsum  # noqa: E402
 from dmlc.cast import cast  # noqa: E402
-from dmlc.fill import fill_constant, fill_sequence  # noqa: E402
+from dmlc.fill import diagonal_fill, diagonal_matrix, fill_constant, fill_sequence  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -97,7 +97,7 @@ __all__ = [
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
     "argmax", "argmin",
     "cumsum", "cumprod",
-    "cast", "fill_constant", "fill_sequence",
+    "cast", "fill_constant", "fill_sequence", "diagonal_matrix", "diagonal_fill",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

@@ -607,3 +607,19 @@ def ref_fill_sequence(shape, start, delta, dtype):
     vals = [(start + k * delta) % (1 << bits) for k in range(n)]
     return np.array(vals, dtype=np.uint64 if bits == 64 else np.int64).astype(
         {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[dtype.itemsize]).view(dtype).reshape(shape)
+
+
+# ---- DIAGONAL_MATRIX1 ----------------------------------------------------------------------
+def ref_diagonal(shape, begin, end, value, dtype, x=None):
+    """The page's pseudocode element by element on Python ints: topX = x - y,
+    useValue = (end >= begin) ^ (topX >= begin) ^ (topX < end); Value there (value already of
+    dtype), else x's element or 0.  Leading dimensions are batches."""
+    out = np.zeros(shape, dtype) if x is None else np.array(x, dtype, copy=True)
+    rows, cols = shape[-2], shape[-1]
+    flat = out.reshape(-1, rows, cols)
+    for y in range(rows):
+        for c in range(cols):
+            top = c - y
+            if (end >= begin) ^ (top >= begin) ^ (top < end):
+                flat[:, y, c] = value
+    return flat.reshape(shape)
