@@ -186,3 +186,17 @@ def test_model_runs(tmp_path, capsys, monkeypatch):
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("Resource")]
     assert lines == ["Resource 'Eye': 0, 0, 1, 0, 0, 1", "Resource 'Tens': 10, 0, 0, 0, 10, 0, 10, 0, 0, 0, 10, 0",
                      "Resource 'Band': 5, 5, 0, 0, 5, 5, 0, 0, 5", "Resource 'Upper': 1, 2, 3, 0, 5, 6, 0, 0, 9"]
+
+
+def test_large_outputs_split_over_threads_agree():
+    """Outputs large enough for the thread pool to split their rows (the 1-thread result too)."""
+    x = np.random.default_rng(3).standard_normal((16, 300, 257)).astype(np.float32)
+    old = dmlc.get_num_threads()
+    try:
+        for n in (1, 3):
+            dmlc.set_num_threads(n)
+            np.testing.assert_array_equal(dmlc.diagonal_fill(x, None, -2), np.triu(x, -2))
+            np.testing.assert_array_equal(dmlc.diagonal_matrix((16, 300, 257), "float32", offset=5),
+                                          np.broadcast_to(np.eye(300, 257, 5, dtype=np.float32), (16, 300, 257)))
+    finally:
+        dmlc.set_num_threads(old)

@@ -325,3 +325,13 @@ def test_diagonal_malformed(bad):
     else:
         assert run1(desc, np.zeros(16, np.float32) if has_input else None, dst) == (want_hr, want_msg)
     assert (dst == SENTINEL).all(), "a failed call wrote to the output"
+
+
+def test_diagonal1_executes_from_threads():
+    """One DIAGONAL_MATRIX1 operator executed from three threads at once, each into its own output."""
+    from rawdesc import execute_from_threads
+    raw = Raw()
+    x = np.arange(2 * 40 * 30, dtype=np.float32).reshape(2, 40, 30)
+    desc = diagonal1_desc(raw, raw.tensor_for(x), raw.tensor_for(x), lib.DML_TENSOR_DATA_TYPE_FLOAT32,
+                          {"Float32": -1.0}, -3, 4)
+    execute_from_threads(desc, [x], ref_diagonal(x.shape, -3, 4, np.float32(-1), np.float32, x))
