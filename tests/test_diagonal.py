@@ -189,14 +189,15 @@ def test_model_runs(tmp_path, capsys, monkeypatch):
 
 
 def test_large_outputs_split_over_threads_agree():
-    """Outputs large enough for the thread pool to split their rows (the 1-thread result too)."""
-    x = np.random.default_rng(3).standard_normal((16, 300, 257)).astype(np.float32)
+    """Outputs large enough for the thread pool to split their rows (the 1-thread result too),
+    over 16 MiB: packed rows are written with non-temporal stores."""
+    x = np.random.default_rng(3).standard_normal((16, 1030, 257)).astype(np.float32)
     old = dmlc.get_num_threads()
     try:
         for n in (1, 3):
             dmlc.set_num_threads(n)
             np.testing.assert_array_equal(dmlc.diagonal_fill(x, None, -2), np.triu(x, -2))
-            np.testing.assert_array_equal(dmlc.diagonal_matrix((16, 300, 257), "float32", offset=5),
-                                          np.broadcast_to(np.eye(300, 257, 5, dtype=np.float32), (16, 300, 257)))
+            np.testing.assert_array_equal(dmlc.diagonal_matrix((16, 1030, 257), "float32", offset=5),
+                                          np.broadcast_to(np.eye(1030, 257, 5, dtype=np.float32), (16, 1030, 257)))
     finally:
         dmlc.set_num_threads(old)
