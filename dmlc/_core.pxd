@@ -152,6 +152,17 @@ cdef extern from "directml_py.h" nogil:
         DML_SCALAR_UNION ValueStart
         DML_SCALAR_UNION ValueDelta
 
+    const DML_OPERATOR_TYPE DML_OPERATOR_DIAGONAL_MATRIX
+    const DML_OPERATOR_TYPE DML_OPERATOR_DIAGONAL_MATRIX1
+
+    ctypedef struct DML_DIAGONAL_MATRIX1_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* OutputTensor
+        DML_TENSOR_DATA_TYPE ValueDataType
+        DML_SCALAR_UNION Value
+        INT DiagonalFillBegin
+        INT DiagonalFillEnd
+
     ctypedef struct DML_SLICE1_OPERATOR_DESC:
         const DML_TENSOR_DESC* InputTensor
         const DML_TENSOR_DESC* OutputTensor

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, annotation_typing=False
-"""FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE for arrays: fill the desc; the core does the rest.
+"""FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE and DIAGONAL_MATRIX1 for arrays: fill the desc; the
+core does the rest.
 
 The functions are defined here, not in a Python wrapper (dmlc.fill re-exports them), so a
 small call runs no Python frame; annotation_typing=False keeps annotations documentation.
@@ -8,14 +9,15 @@ import numbers
 from typing import Optional, Sequence, Union
 
 import numpy as np
-from numpy.typing import DTypeLike
+from numpy.typing import ArrayLike, DTypeLike
 
 cimport numpy as cnp
 from libc.string cimport memcpy, memset
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_TENSOR_DESC, DML_SCALAR_UNION, DML_FILL_VALUE_CONSTANT_OPERATOR_DESC,
-                         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, DML_OPERATOR_FILL_VALUE_CONSTANT,
-                         DML_OPERATOR_FILL_VALUE_SEQUENCE, DML_TENSOR_DATA_TYPE, as_output, bind, dml_type_of,
-                         execute, finish_output)
+                         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, DML_DIAGONAL_MATRIX1_OPERATOR_DESC,
+                         DML_OPERATOR_FILL_VALUE_CONSTANT, DML_OPERATOR_FILL_VALUE_SEQUENCE,
+                         DML_OPERATOR_DIAGONAL_MATRIX1, DML_TENSOR_DATA_TYPE, DMLC_BUFFER_BINDING, as_input,
+                         as_output, bind, dml_type_of, execute, finish_output, run_unary)
 
 from dmlc._args import dtype_arg, index_of
 from dmlc._padding_value import value_bytes
@@ -43,9 +45,13 @@ cdef tuple shape_arg(object shape, str fname):
     return shape
 
 
-cdef object run_fill(DML_OPERATOR_DESC* op, const DML_TENSOR_DESC** slot, tuple shape, cnp.dtype dt, object out):
-    """Binds the output (out, or a new array) of shape as the desc's only tensor and executes."""
+cdef object run_fill(DML_OPERATOR_DESC* op, const DML_TENSOR_DESC** slot, tuple shape, cnp.dtype dt, object out,
+                     bint absent_input=False):
+    """Binds the output (out, or a new array) of shape as the desc's only tensor and executes.
+    absent_input: the desc has one input slot whose optional tensor is left out (DIAGONAL_MATRIX1
+    without InputTensor), bound with Buffer NULL."""
     cdef Tensor tout
+    cdef DMLC_BUFFER_BINDING none
     cdef cnp.ndarray r = as_output(out, shape, dt, "out")
     cdef cnp.ndarray view = r
     if cnp.PyArray_SIZE(r) == 0:
@@ -54,7 +60,10 @@ cdef object run_fill(DML_OPERATOR_DESC* op, const DML_TENSOR_DESC** slot, tuple 
         view = r.reshape(1)
     bind(&tout, view, dml_type_of(view, "out"))
     slot[0] = &tout.desc
-    execute(op, 0, NULL, 1, &tout.binding)
+    none.Buffer = NULL
+    none.Offset = 0
+    none.SizeInBytes = 0
+    execute(op, 1 if absent_input else 0, &none if absent_input else NULL, 1, &tout.binding)
     return finish_output(r, out)
 
 
@@ -181,3 +190,131 @@ def fill_sequence(shape: Union[int, Sequence[int]], start: float, delta: float, 
     op.Type = DML_OPERATOR_FILL_VALUE_SEQUENCE
     op.Desc = &d
     return run_fill(&op, &d.OutputTensor, sh, dt, out)
+
+
+cdef int diagonal_bound(object v, str fname, str argname, object default, long long lo, long long hi) except? -1:
+    """begin/end/offset as a Python int in [lo, hi] (None: default)."""
+    if v is None and default is not None:
+        return default
+    v = index_of(v, fname, argname)
+    if v < lo or v > hi:
+        raise ValueError(f"{fname}: {argname} is {v}, expected {lo} to {hi} (a DirectML INT)")
+    return v
+
+
+cdef int diagonal_value(object value, cnp.dtype dt, str fname, DML_SCALAR_UNION* u) except -1:
+    """value converted as dmlc.pad converts its value, into the union's low bytes."""
+    cdef bytes bits = value_bytes(value, dt, fname)
+    memset(u.Bytes, 0, 8)
+    memcpy(u.Bytes, <const char*>bits, len(bits))
+    return 0
+
+
+def diagonal_matrix(shape: Sequence[int], dtype: DTypeLike = "float32", *, offset: int = 0, value: float = 1,
+                    out: Optional[np.ndarray] = None) -> np.ndarray:
+    """A stack of identity-like matrices (DirectML DIAGONAL_MATRIX, run as DIAGONAL_MATRIX1).
+
+    ``result[..., y, x]`` is ``value`` where ``x - y == offset`` and 0 elsewhere: for 2-d
+    shapes ``np.eye(n, m, k=offset, dtype=dtype) * value``; leading dimensions are batches
+    (``torch.eye(n, m).expand(*batch, n, m)``, ONNX EyeLike per matrix).
+
+    Parameters
+    ----------
+    shape : sequence of int
+        2 to 8 sizes, each 0 or more (a size 0 gives an empty array); the last two are the
+        matrices' rows and columns, which need not be square.
+    dtype : dtype-like, default "float32"
+        One of the eleven dtypes (``"f2"``, ``np.int64``...); bool and complex raise
+        ``TypeError``.
+    offset : int, default 0
+        The diagonal: positive to the right of the main one, negative below it.  ``offset``
+        and ``offset + 1`` must be DirectML INTs: ``-2**31 <= offset <= 2**31 - 2``.
+    value : real number, default 1
+        Converted as ``dmlc.pad`` converts its value: integers truncate toward zero and
+        saturate, NaN becomes 0, floats round to nearest even; Python ints are exact for
+        int64/uint64, and a NumPy scalar of ``dtype`` keeps its bits.
+    out : ndarray, optional
+        Where to write: ``shape`` and ``dtype``, any strides.
+
+    Returns
+    -------
+    ndarray
+        The matrices (``out`` if given).
+
+    Examples
+    --------
+    >>> import dmlc
+    >>> dmlc.diagonal_matrix((2, 3), "int32", offset=1, value=7)
+    array([[0, 7, 0],
+           [0, 0, 7]], dtype=int32)
+    """
+    cdef cnp.dtype dt = dtype_arg(dtype, "diagonal_matrix")
+    cdef tuple sh = shape_arg(shape, "diagonal_matrix")
+    cdef DML_DIAGONAL_MATRIX1_OPERATOR_DESC d
+    cdef DML_OPERATOR_DESC op
+    if len(sh) < 2:
+        raise ValueError(f"diagonal_matrix: shape has {len(sh)} dimensions, expected 2 to 8 (a stack of matrices)")
+    d.DiagonalFillBegin = diagonal_bound(offset, "diagonal_matrix", "offset", None, -(1 << 31), (1 << 31) - 2)
+    d.DiagonalFillEnd = d.DiagonalFillBegin + 1
+    diagonal_value(value, dt, "diagonal_matrix", &d.Value)
+    d.ValueDataType = <DML_TENSOR_DATA_TYPE>dml_type_of(np.empty(0, dt), "dtype")
+    d.InputTensor = NULL
+    op.Type = DML_OPERATOR_DIAGONAL_MATRIX1
+    op.Desc = &d
+    return run_fill(&op, &d.OutputTensor, sh, dt, out, True)
+
+
+def diagonal_fill(x: ArrayLike, begin: Optional[int], end: Optional[int], value: float = 0, *,
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+    """x with a band of diagonals set to value (DirectML DIAGONAL_MATRIX1 with an InputTensor).
+
+    The last two dimensions are the matrices (rows y, columns x), the others batches.
+    ``result[..., y, x]`` is ``value`` where the diagonal ``x - y`` lies in
+    ``[begin, end)``, or, when ``end < begin``, outside ``[end, begin)``; elsewhere
+    ``x[..., y, x]``.  ``begin == end`` selects nothing.  So ``np.triu(x, k)`` is
+    ``diagonal_fill(x, None, k)``, ``np.tril(x, k)`` is ``diagonal_fill(x, k + 1, None)``
+    (``torch.triu``/``torch.tril``, ONNX Trilu), and ``diagonal_fill(x, 0, 1, v)`` is
+    ``np.fill_diagonal`` on every matrix (``torch.diagonal(x, dim1=-2, dim2=-1).fill_(v)``).
+
+    Parameters
+    ----------
+    x : array_like
+        2 to 8 dimensions, any of the eleven dtypes; views are read in place.
+    begin, end : int or None
+        DirectML INTs (``-2**31`` to ``2**31 - 1``); None means ``-2**31`` for ``begin`` and
+        ``2**31 - 1`` for ``end``.
+    value : real number, default 0
+        Converted to x's dtype as ``dmlc.pad`` converts its value.
+    out : ndarray, optional
+        Where to write: x's shape and dtype, any strides.  An ``out`` sharing memory with
+        ``x`` reads x from a copy.
+
+    Returns
+    -------
+    ndarray
+        The result (``out`` if given).
+
+    Examples
+    --------
+    >>> import numpy as np, dmlc
+    >>> dmlc.diagonal_fill(np.arange(1, 10).reshape(3, 3), None, 0)
+    array([[1, 2, 3],
+           [0, 5, 6],
+           [0, 0, 9]])
+    """
+    cdef cnp.ndarray a = as_input(x, "x")
+    cdef int nd = cnp.PyArray_NDIM(a)
+    cdef int dml_type = dml_type_of(a, "x")
+    cdef Tensor tin
+    cdef DML_DIAGONAL_MATRIX1_OPERATOR_DESC d
+    cdef DML_OPERATOR_DESC op
+    if nd < 2 or nd > 8:
+        raise ValueError(f"diagonal_fill: x has {nd} dimensions, expected 2 to 8 (a stack of matrices)")
+    d.DiagonalFillBegin = diagonal_bound(begin, "diagonal_fill", "begin", -(1 << 31), -(1 << 31), (1 << 31) - 1)
+    d.DiagonalFillEnd = diagonal_bound(end, "diagonal_fill", "end", (1 << 31) - 1, -(1 << 31), (1 << 31) - 1)
+    diagonal_value(value, a.dtype, "diagonal_fill", &d.Value)
+    d.ValueDataType = <DML_TENSOR_DATA_TYPE>dml_type
+    d.InputTensor = &tin.desc
+    op.Type = DML_OPERATOR_DIAGONAL_MATRIX1
+    op.Desc = &d
+    return run_unary(&op, 0, &tin, a, dml_type, 1, &d.OutputTensor, out, NULL, None, None, "diagonal_fill")

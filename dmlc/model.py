@@ -43,9 +43,6 @@ from dmlc.ffi import ffi, last_error, lib
 # DML_TENSOR_DATA_TYPE name (without prefix) -> NumPy dtype (little-endian, as DirectML's buffers).
 DTYPES = {name: dt.newbyteorder("<") for name, _, dt in _CORE_DTYPES}
 
-# Tensor fields that may be left out of a desc (DirectML marks them _Maybenull_).
-OPTIONAL_TENSORS = {"OutputIndicesTensor"}
-
 HRESULT_NAMES = {value: name for name, value in HRESULTS.items() if value}
 
 
@@ -654,14 +651,35 @@ def _mixed_list(values, path):
 
 # ---- Operator descs, built from the header's declarations ---------------------------------
 
-def _union_type_field(struct, fname):
-    """The field giving the type of the DML_SCALAR_UNION field fname of struct (src/schema.def
-    says which); fname + "DataType" for a desc the schema lacks."""
+def _schema_of(struct):
+    """The schema entry (src/schema.def, dmlc.schema) of desc struct, or None."""
     from dmlc import schema
     for op in schema.operators():
         if op.struct == struct:
-            return op.field(fname).typed_by
-    return fname + "DataType"
+            return op
+    return None
+
+
+def _union_type_field(struct, fname):
+    """The field giving the type of the DML_SCALAR_UNION field fname of struct (src/schema.def
+    says which); fname + "DataType" for a desc the schema lacks."""
+    op = _schema_of(struct)
+    return op.field(fname).typed_by if op else fname + "DataType"
+
+
+def _optional_tensors(struct):
+    """The tensor fields of struct that may be left out of a desc and its bindings (DirectML's
+    _Maybenull_, DMLC_FIELD_OPTIONAL in src/schema.def: MAX_POOLING2's OutputIndicesTensor,
+    DIAGONAL_MATRIX1's InputTensor)."""
+    op = _schema_of(struct)
+    return {f.name for f in op.fields if f.is_tensor and f.optional} if op else set()
+
+
+def _int_fields(struct):
+    """The INT fields of struct (DIAGONAL_MATRIX's Offset): C int like BOOL to cffi, told apart
+    by the schema."""
+    op = _schema_of(struct)
+    return {f.name for f in op.fields if f.type == "INT"} if op else set()
 
 
 def operator_struct(op_name):
@@ -831,6 +849,7 @@ class _Builder:
                                                       f"(its fields: {', '.join(names)})")
         kinds = {n: f.type.kind for n, f in fields}
         init, bind_points, later = {}, [], []
+        optional, ints = _optional_tensors(struct), _int_fields(struct)
         counts = {}       # count field -> (length of its tensor array, the array's path)
         arrays = {}       # UINT array field -> its length
         for fname, field in fields:
@@ -848,13 +867,13 @@ class _Builder:
                     init[fname] = array
                     counts[fname[:-len("Tensors")] + "Count"] = (len(parsed), fname)
                     bind_points.append(BindPoint(fname, [total for _, _, total in parsed]))
-                elif desc.get(fname) is None and fname in OPTIONAL_TENSORS:
+                elif desc.get(fname) is None and fname in optional:
                     init[fname] = ffi.NULL
                     bind_points.append(BindPoint(fname, [0], present=False, optional=True))
                 else:
                     ttype, buf, total = self.buffer_tensor(_get(desc, fname, dpath), fpath)
                     init[fname] = self.new("DML_TENSOR_DESC*", {"Type": ttype, "Desc": buf})
-                    bind_points.append(BindPoint(fname, [total], optional=fname in OPTIONAL_TENSORS))
+                    bind_points.append(BindPoint(fname, [total], optional=fname in optional))
             elif ftype.kind == "pointer" and ftype.item.cname == "unsigned int":
                 values = _uint32_list(_get(desc, fname, dpath), fpath)
                 init[fname] = self.uints(values)
@@ -877,6 +896,8 @@ class _Builder:
                 later.append(fname)  # counts are checked against the arrays they count
             elif ftype.kind == "primitive" and ftype.cname == "float":
                 init[fname] = _float(_get(desc, fname, dpath), fpath)
+            elif ftype.kind == "primitive" and ftype.cname == "int" and fname in ints:
+                init[fname] = _int(_get(desc, fname, dpath), fpath, -2**31, 2**31 - 1, "a signed 32-bit integer")
             elif ftype.kind == "primitive" and ftype.cname == "int":
                 # BOOL (IncludePadding): DxDispatch's ParseBoolField takes JSON true/false only.
                 init[fname] = int(_bool(_get(desc, fname, dpath), fpath))

@@ -782,6 +782,22 @@ typedef struct DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
     DML_SCALAR_UNION ValueStart;
     DML_SCALAR_UNION ValueDelta;
 } DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
+
+typedef struct DML_DIAGONAL_MATRIX_OPERATOR_DESC {
+    const DML_TENSOR_DESC* OutputTensor;
+    INT Offset;
+    FLOAT Value;
+} DML_DIAGONAL_MATRIX_OPERATOR_DESC;
+
+/* InputTensor is _Maybenull_: NULL, and its binding's Buffer NULL, for zeros off the diagonals. */
+typedef struct DML_DIAGONAL_MATRIX1_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    DML_TENSOR_DATA_TYPE ValueDataType;
+    DML_SCALAR_UNION Value;
+    INT DiagonalFillBegin;
+    INT DiagonalFillEnd;
+} DML_DIAGONAL_MATRIX1_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -954,6 +970,8 @@ DMLC_STATIC_ASSERT(cumulative_product_same_as_summation, offsetof(DML_CUMULATIVE
 DMLC_STATIC_ASSERT(nonzero_coordinates_fields, offsetof(DML_NONZERO_COORDINATES_OPERATOR_DESC, OutputCoordinatesTensor) == 2 * DMLC_PTR && sizeof(DML_NONZERO_COORDINATES_OPERATOR_DESC) == 3 * DMLC_PTR);
 DMLC_STATIC_ASSERT(fill_constant_fields, offsetof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) && sizeof(DML_FILL_VALUE_CONSTANT_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8);
 DMLC_STATIC_ASSERT(fill_sequence_fields, offsetof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, ValueDelta) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8 && sizeof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 16);
+DMLC_STATIC_ASSERT(diagonal_matrix_fields, offsetof(DML_DIAGONAL_MATRIX_OPERATOR_DESC, Value) == DMLC_PTR + 4 && sizeof(DML_DIAGONAL_MATRIX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 8, DMLC_PTR));
+DMLC_STATIC_ASSERT(diagonal_matrix1_fields, offsetof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, 8) && offsetof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC, DiagonalFillEnd) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, 8) + 12 && sizeof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, 8) + 16);
 DMLC_STATIC_ASSERT(cast_fields, offsetof(DML_CAST_OPERATOR_DESC, OutputTensor) == DMLC_PTR && sizeof(DML_CAST_OPERATOR_DESC) == 2 * DMLC_PTR);
 #endif /* DIRECTML_H */
 

@@ -388,4 +388,9 @@ static inline void dmlc_pool_cursor_next(dmlc_pool_cursor* k, uint64_t channels,
 float dmlc_half_to_float(uint16_t h);
 uint16_t dmlc_float_to_half(float f);
 
+/* A DirectML FLOAT parameter (PADDING's PaddingValue, DIAGONAL_MATRIX's Value) as an element
+ * of type (src/ops/padding.c): integers truncate toward zero and saturate, NaN is 0, FLOAT16
+ * rounds to nearest even, FLOAT64 widens exactly.  Writes 8 bytes, the element's first. */
+void dmlc_float_value_bits(float f, DML_TENSOR_DATA_TYPE type, unsigned char out[8]);
+
 #endif /* DMLC_INTERNAL_H */

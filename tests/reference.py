@@ -762,3 +762,19 @@ def ref_roi_align(x, rois, batch, out_size, scale_y, scale_x, in_offset=0.5, out
                     nan = np.isnan(v).any(axis=0)
                     out[r, :, i, j] = np.where(nan, np.nan, v.max(axis=0))
     return out
+
+
+# ---- DIAGONAL_MATRIX1 ----------------------------------------------------------------------
+def ref_diagonal(shape, begin, end, value, dtype, x=None):
+    """The page's pseudocode element by element on Python ints: topX = x - y,
+    useValue = (end >= begin) ^ (topX >= begin) ^ (topX < end); Value there (value already of
+    dtype), else x's element or 0.  Leading dimensions are batches."""
+    out = np.zeros(shape, dtype) if x is None else np.array(x, dtype, copy=True)
+    rows, cols = shape[-2], shape[-1]
+    flat = out.reshape(-1, rows, cols)
+    for y in range(rows):
+        for c in range(cols):
+            top = c - y
+            if (end >= begin) ^ (top >= begin) ^ (top < end):
+                flat[:, y, c] = value
+    return flat.reshape(shape)

@@ -110,6 +110,8 @@ CALLS = {
     "cast": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.cast(a["x"], np.int16, **kw)),
     "fill_constant": (lambda d: {}, lambda a, **kw: dmlc.fill_constant((2, 3), -2.5, np.float32, **kw)),
     "fill_sequence": (lambda d: {}, lambda a, **kw: dmlc.fill_sequence((2, 3), 1, 2, np.float32, **kw)),
+    "diagonal_matrix": (lambda d: {}, lambda a, **kw: dmlc.diagonal_matrix((2, 3, 4), np.float32, offset=1, **kw)),
+    "diagonal_fill": (lambda d: {"x": data((2, 3, 4), d)}, lambda a, **kw: dmlc.diagonal_fill(a["x"], -1, 1, 3, **kw)),
     "resample": (lambda d: {"x": data((2, 3, 4), d)},
                  lambda a, **kw: dmlc.resample(a["x"], scales=[1, 2, 0.5], **kw)),
     "upsample_2d": (lambda d: {"x": data((1, 2, 3, 4), d)}, lambda a, **kw: dmlc.upsample_2d(a["x"], (2, 3), **kw)),

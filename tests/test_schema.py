@@ -90,8 +90,8 @@ def test_schema_fields_are_consistent(op):
             assert f.typed_by is None, f.name
         if "rank" in f.flags or "spatial" in f.flags:
             assert f.type == "UINT" and any(g.kind == "input" for g in op.fields[:i]), f.name
-    # Every operator writes an output; the fills (FILL_VALUE_*) read no input.
-    assert op.outputs and (op.inputs or op.name.startswith("FILL_VALUE_"))
+    # Every operator writes an output; the generators (FILL_VALUE_*, DIAGONAL_MATRIX) read no input.
+    assert op.outputs and (op.inputs or op.name.startswith("FILL_VALUE_") or op.name == "DIAGONAL_MATRIX")
     signed = {"INT32", "INT64"} if "signed_indices" in op.flags else set()
     assert op.data_types and set(op.index_types) == {"UINT32", "UINT64"} | signed
 

@@ -47,4 +47,6 @@ def workloads(quick):
         cast._workload(f32, np.float16, (1, 8, 16, 16), torch, ort),
         fill._sequence(f32, 2048, torch, ort),
         fill._constant(f32, (1, 8, 16, 16), torch),
+        fill._diagonal_matrix(f32, (16, 16), torch, ort),
+        fill._diagonal_fill(f32, (2, 16, 16), torch, ort),
     ]]

@@ -234,6 +234,15 @@ CASES = {
         arrays={},
         python='dmlc.fill_sequence((2, 3), 10, -2, "int32")',
         fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_INT32", "ValueStart": ("Int32", 10), "ValueDelta": ("Int32", -2)}),
+    "DIAGONAL_MATRIX": dict(
+        arrays={},
+        python='dmlc.diagonal_matrix((3, 4), "float32", offset=1, value=2.5)',
+        fields={"Offset": 1, "Value": 2.5}),
+    "DIAGONAL_MATRIX1": dict(
+        arrays={"x": "np.arange(1, 13, dtype=np.int32).reshape(3, 4)"},
+        python="dmlc.diagonal_fill(x, None, 0)",
+        fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_INT32", "Value": ("Int32", 0),
+                "DiagonalFillBegin": -2147483648, "DiagonalFillEnd": 0}),
 }
 
 _C_TYPES = {"float32": "FLOAT", "float16": "UINT16", "float64": "DOUBLE", "int64": "INT64", "int32": "INT32",

@@ -544,17 +544,29 @@ def cast():
 
 
 def fill():
-    """FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE on a 3x4 output."""
+    """FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE on a 3x4 output; DIAGONAL_MATRIX1 without an
+    input (diagonal_matrix, offset 1) and over one (diagonal_fill, the band [-1, 1))."""
     c = dmlc.fill_constant((3, 4), 7, "float32")
     s = dmlc.fill_sequence((3, 4), 10, -2, "uint8")
+    e = dmlc.diagonal_matrix((3, 4), "int32", offset=1, value=7)
+    x = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
+    b = dmlc.diagonal_fill(x, -1, 1, 0)
     assert np.array_equal(c, np.full((3, 4), 7, np.float32))
     assert s.tolist() == [[(10 - 2 * (r * 4 + k)) % 256 for k in range(4)] for r in range(3)]
+    assert np.array_equal(e, 7 * np.eye(3, 4, k=1, dtype=np.int32))
+    top = np.arange(4)[None, :] - np.arange(3)[:, None]  # x - y
+    assert np.array_equal(b, np.where((top >= -1) & (top < 1), 0, x))
     plt = _plt()
-    fig, axes = plt.subplots(1, 2, figsize=(9, 2.6))
+    fig, axes = plt.subplots(1, 4, figsize=(16, 2.6))
     _grid(axes[0], [[_fmt(v) for v in r] for r in c], [[_PALETTE[0]] * 4] * 3, "fill_constant((3, 4), 7, float32)")
     _grid(axes[1], [[str(v) for v in r] for r in s.tolist()], [[_PALETTE[1]] * 4] * 3,
           "fill_sequence((3, 4), 10, -2, uint8)")
-    fig.suptitle("element k (row-major) = start + k * delta, integers modulo 2**bits", fontsize=10)
+    band = [[_PALETTE[2] if -1 <= t < 1 else "white" for t in row] for row in top.tolist()]
+    diag = [[_PALETTE[2] if t == 1 else "white" for t in row] for row in top.tolist()]
+    _grid(axes[2], [[str(v) for v in r] for r in e.tolist()], diag, "diagonal_matrix((3, 4), offset=1, value=7)")
+    _grid(axes[3], [[str(v) for v in r] for r in b.tolist()], band, "diagonal_fill(x, -1, 1, 0): x - y in [-1, 1)")
+    fig.suptitle("sequences: element k = start + k * delta (row-major); diagonals: Value where Begin <= x - y < End",
+                 fontsize=10)
     return fig
 
 

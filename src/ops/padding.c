@@ -269,9 +269,9 @@ static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, vo
 
 /* ---- The padding value ----------------------------------------------------------------------- */
 
-/* PADDING's FLOAT as the tensor's type: integers truncate toward zero and saturate, NaN is
- * 0; floats round to nearest even.  Writes elem_size bytes of out. */
-static void convert_float_value(float f, DML_TENSOR_DATA_TYPE type, unsigned char out[8])
+/* PADDING's FLOAT as the tensor's type (DIAGONAL_MATRIX's Value too): integers truncate toward
+ * zero and saturate, NaN is 0; floats round to nearest even.  Writes elem_size bytes of out. */
+void dmlc_float_value_bits(float f, DML_TENSOR_DATA_TYPE type, unsigned char out[8])
 {
     const double v = f;
     memset(out, 0, 8);
@@ -383,7 +383,7 @@ static void plan(padding_state* st, const padding_args* a, const dmlc_tensor* in
     if (a->v1)
         memcpy(st->value, a->d1->PaddingValue.Bytes, in->elem_size); /* every member starts at byte 0: the bits */
     else
-        convert_float_value(a->value, in->type, st->value);
+        dmlc_float_value_bits(a->value, in->type, st->value);
 
     /* Normalise the dimensions: drop those of size 1 without padding, and merge a dimension
      * without padding into the one outside it when both tensors step over it contiguously

@@ -35,9 +35,9 @@ from test_max_pooling import ref_max_pool  # noqa: E402
 from test_padding import ref_pad  # noqa: E402
 
 from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
-                       ref_fill_sequence, ref_gather, ref_gather_elements, ref_gather_nd, ref_max_unpool, ref_resample,
-                       ref_roi_align, ref_roi_pool, ref_scale_bias, ref_scatter_elements, ref_scatter_nd, ref_slice,
-                       ref_slice1, ref_tile)
+                       ref_diagonal, ref_fill_sequence, ref_gather, ref_gather_elements, ref_gather_nd, ref_max_unpool,
+                       ref_resample, ref_roi_align, ref_roi_pool, ref_scale_bias, ref_scatter_elements, ref_scatter_nd,
+                       ref_slice, ref_slice1, ref_tile)
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -540,6 +540,7 @@ def argminmax_cases(rng):
                               [output_tensor(want)], axes=axes, direction=direction))
     cases += cast_cases(rng)
     cases += fill_cases()
+    cases += diagonal_cases(rng)
     return cases
 
 
@@ -639,6 +640,27 @@ def fill_cases():
         want = np.full(tuple(shape), 7, dtype)
         cases.append(Case(f"FILL_VALUE_CONSTANT {name} {len(shape)}-d", "FILL_VALUE_CONSTANT", [],
                           [output_tensor(want, strides)], scalar_type=name, scalar_bits=_union_bits(dtype, 7)))
+    return cases
+
+
+def diagonal_cases(rng):
+    """DIAGONAL_MATRIX (a FLOAT Value converted as PADDING's) and DIAGONAL_MATRIX1 over an input
+    (a band, and an inverted one), every type, 2 to 4 dimensions, strided outputs."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        shape = [(3, 4), (2, 3, 2), (1, 2, 2, 3)][k % 3]
+        offset, begin, end = (k % 5) - 2, (k % 3) - 1, (k % 4) - 2
+        value = np.float32(-2.5 if np.dtype(dtype).kind != "u" else 7.75)
+        want = ref_diagonal(shape, offset, offset + 1, convert_padding_value(float(value), dtype), dtype)
+        strides = None if k % 2 else [2 * s for s in np.cumprod(([1] + list(shape)[::-1])[:-1])[::-1]]
+        cases.append(Case(f"DIAGONAL_MATRIX {name} {len(shape)}-d offset {offset}", "DIAGONAL_MATRIX", [],
+                          [output_tensor(want, strides)], value=float(value), diagonal=[offset]))
+        x = random_values(rng, shape, dtype)
+        want = ref_diagonal(shape, begin, end, np.array(5, dtype), dtype, x)
+        cases.append(Case(f"DIAGONAL_MATRIX1 {name} {len(shape)}-d [{begin}, {end})", "DIAGONAL_MATRIX1",
+                          [input_tensor(x, None, rng)], [output_tensor(want, strides)], scalar_type=name,
+                          scalar_bits=_union_bits(dtype, 5), diagonal=[begin, end]))
     return cases
 
 
@@ -948,6 +970,8 @@ def emit(cases):
             fields.append(f".scalar_bits = 0x{p['scalar_bits']:x}u")
         if "scalar_bits2" in p:
             fields.append(f".scalar_bits2 = 0x{p['scalar_bits2']:x}u")
+        if "diagonal" in p:
+            fields.append(".diagonal = {" + ", ".join(str(v) for v in p["diagonal"]) + "}")
         if "axis" in p:
             fields.append(f".axis = {p['axis']}")
         if "index_dimensions" in p:

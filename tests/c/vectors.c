@@ -36,10 +36,11 @@ typedef struct vec_case {
     UINT block;
     DML_DEPTH_SPACE_ORDER order;
     DML_PADDING_MODE mode;
-    FLOAT value;             /* PADDING */
-    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1, FILL_VALUE_* */
+    FLOAT value;             /* PADDING, DIAGONAL_MATRIX */
+    DML_TENSOR_DATA_TYPE scalar_type; /* PADDING1, FILL_VALUE_*, DIAGONAL_MATRIX1 */
     UINT64 scalar_bits;
     UINT64 scalar_bits2;     /* FILL_VALUE_SEQUENCE's ValueDelta */
+    INT diagonal[2];         /* DIAGONAL_MATRIX: Offset; DIAGONAL_MATRIX1: DiagonalFillBegin, DiagonalFillEnd */
     UINT axis;
     UINT spatial;
     UINT window[3], strides[3], dilations[3], start[8], end[8];
@@ -144,6 +145,8 @@ typedef struct vec_descs {
         DML_CAST_OPERATOR_DESC cast;
         DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
+        DML_DIAGONAL_MATRIX_OPERATOR_DESC diag;
+        DML_DIAGONAL_MATRIX1_OPERATOR_DESC diag1;
     } u;
     DML_SCALE_BIAS scale_bias;
     DML_OPERATOR_DESC op;
@@ -264,6 +267,19 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
             d->u.seq.ValueStart.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
             d->u.seq.ValueDelta.Bytes[b] = (BYTE)(c->scalar_bits2 >> (8 * b));
         }
+        break;
+    case DML_OPERATOR_DIAGONAL_MATRIX:
+        d->u.diag.OutputTensor = out[0];
+        d->u.diag.Offset = c->diagonal[0];
+        d->u.diag.Value = c->value;
+        break;
+    case DML_OPERATOR_DIAGONAL_MATRIX1: /* with its InputTensor: vectors bind every input they name */
+        d->u.diag1.InputTensor = in[0];
+        d->u.diag1.OutputTensor = out[0];
+        d->u.diag1.ValueDataType = c->scalar_type;
+        for (UINT b = 0; b < 8; ++b) d->u.diag1.Value.Bytes[b] = (BYTE)(c->scalar_bits >> (8 * b));
+        d->u.diag1.DiagonalFillBegin = c->diagonal[0];
+        d->u.diag1.DiagonalFillEnd = c->diagonal[1];
         break;
     case DML_OPERATOR_CAST:
         d->u.cast.InputTensor = in[0];
