@@ -204,6 +204,21 @@ def test_align_matches_reference(rng, dtype, kw, ref):
     assert_close(got, ref_roi_align(x, rois, b, (3, 2), **args), dtype)
 
 
+@pytest.mark.parametrize("mode,oob", [("avg", 0.0), ("avg", -2.5), ("max", 9.0), ("max", 0.0)])
+def test_align_huge_sample_counts_read_only_samples_inside(rng, mode, oob):
+    """Above 4096 samples per output the samples outside [-1, n] are counted, not visited: a
+    region half outside the input with 70 x 70 samples per output still matches the
+    sample-by-sample reference, and one with scales of 1e30 (2^32 - 1 samples along each
+    axis per output) is all out of bounds and returns at once."""
+    x = random_array(rng, (1, 2, 5, 6), np.float64)
+    rois = np.array([[-8.0, -6.0, 4.5, 3.5], [3.0, -9.0, 8.0, 2.0]])
+    got = dmlc.roi_align(x, rois, [0, 0], 1, sampling_ratio=70, mode=mode, out_of_bounds_value=oob)
+    assert_close(got, ref_roi_align(x, rois, [0, 0], (1, 1), 1.0, 1.0, lo=70, hi=70, mode=mode, oob=oob), np.float64)
+    far = dmlc.roi_align(x, [[1.0, 1.0, 3.0, 2.0]], [0], (2, 3), spatial_scale=1e30, mode=mode,
+                         out_of_bounds_value=oob)
+    np.testing.assert_array_equal(far, np.full((1, 2, 2, 3), oob))
+
+
 def test_align_nearest_max_copies_bits():
     x = np.zeros((1, 1, 2, 2), np.float16)
     x.view(np.uint16)[0, 0] = [[0x8000, 0x7E01], [0x3C00, 0x0001]]  # -0, a NaN with a payload, 1, a subnormal

@@ -500,6 +500,7 @@ def topk():
           [[_PALETTE[2 + k]] * 4 for k in range(2)], "top_k(x, 2, 0, largest=False)")
     fig.suptitle("the k greatest (least) along one axis, sorted; equal values by ascending index "
                  "(row 0: 9 @1 before 9 @3)", fontsize=10)
+    return fig
 
 
 def nonzero():

@@ -402,6 +402,50 @@ static align_tap align_tap_of(const roi_state* st, const align_axis* ax, double 
     return t;
 }
 
+/* Regions of more than ROI_ALIGN_SKIP samples per output (a huge region, or huge scales)
+ * read only the samples inside [-1, n] on each axis and count the others: each output then
+ * costs at most about (H + 2) x (W + 2) reads, whatever the sample count.  Their sum or
+ * maximum is the same but for where the out-of-bounds samples fall in the order of
+ * additions (all at the end, added as count x OutOfBoundsInputValue): a rounding
+ * difference only, within the documented bound, and none when that value is 0. */
+#define ROI_ALIGN_SKIP 4096.0
+
+/* The samples of output o along one axis (offsets [0, per) from o * per) that lie inside
+ * [-1, n], as [*lo, *hi); an empty range if none.  A sample's position is monotone in its
+ * index (every step of align_tap_of rounds monotonically), so they are one run: one of them
+ * is found next to where the position is the axis's middle, then both ends by bisection. */
+static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, uint64_t n, uint64_t* lo,
+                         uint64_t* hi)
+{
+    const uint64_t base = o * ax->per, last = ax->per - 1;
+    const double jc = (((double)n - 1) / 2 + st->in_offset - ax->start) / ax->step + st->out_offset - (double)base;
+    uint64_t cand[4] = {0, 0, 0, 0}, in = 0, a, b;
+    int found = 0;
+    if (jc == jc && !isinf(jc)) {
+        const double f = floor(jc);
+        for (int k = 0; k < 4; ++k) {
+            const double c = f - 1 + k;
+            cand[k] = c <= 0 ? 0 : c >= (double)last ? last : (uint64_t)c;
+        }
+    }
+    for (int k = 0; k < 4 && !found; ++k)
+        if (!align_tap_of(st, ax, (double)(base + cand[k]), n).oob) in = cand[k], found = 1;
+    if (!found) {
+        *lo = *hi = 0;
+        return;
+    }
+    for (a = 0, b = in; a < b;) { /* the first inside: samples before it are outside */
+        const uint64_t m = a + (b - a) / 2;
+        if (align_tap_of(st, ax, (double)(base + m), n).oob) a = m + 1; else b = m;
+    }
+    *lo = a;
+    for (a = in, b = last; a < b;) { /* the last inside */
+        const uint64_t m = a + (b - a + 1) / 2;
+        if (align_tap_of(st, ax, (double)(base + m), n).oob) b = m - 1; else a = m;
+    }
+    *hi = a + 1;
+}
+
 /* Items [begin, end), item = region * C + channel: every output of the item's plane, its
  * sy x sx samples reduced.  ACC is float for FLOAT16/32, double for FLOAT64; corners of
  * weight 0 are not read. */
@@ -428,12 +472,18 @@ static align_tap align_tap_of(const roi_state* st, const align_axis* ax, double 
                 for (uint64_t ox = 0; ox < st->pw; ++ox) {                                                         \
                     ACC acc = 0;                                                                                   \
                     int first = 1;                                                                                 \
-                    for (uint64_t jy = 0; jy < ay.per; ++jy) {                                                     \
+                    uint64_t y0 = 0, y1 = ay.per, x0 = 0, x1 = ax.per, outside = 0;                                \
+                    if ((double)ax.per * (double)ay.per > ROI_ALIGN_SKIP) {                                         \
+                        align_inside(st, &ay, oy, st->h, &y0, &y1);                                                \
+                        align_inside(st, &ax, ox, st->w, &x0, &x1);                                                \
+                        outside = ax.per * ay.per - (y1 - y0) * (x1 - x0);                                         \
+                    }                                                                                              \
+                    for (uint64_t jy = y0; jy < y1; ++jy) {                                                        \
                         const align_tap ty = align_tap_of(st, &ay, (double)(oy * ay.per + jy), st->h);             \
                         const ACC wy = (ACC)ty.w;                                                                  \
                         const T* row0 = plane + ty.i0 * sh;                                                        \
                         const T* row1 = plane + ty.i1 * sh;                                                        \
-                        for (uint64_t jx = 0; jx < ax.per; ++jx) {                                                 \
+                        for (uint64_t jx = x0; jx < x1; ++jx) {                                                    \
                             const align_tap tx = align_tap_of(st, &ax, (double)(ox * ax.per + jx), st->w);         \
                             const ACC wx = (ACC)tx.w;                                                              \
                             ACC v;                                                                                 \
@@ -455,6 +505,10 @@ static align_tap align_tap_of(const roi_state* st, const align_axis* ax, double 
                             first = 0;                                                                             \
                         }                                                                                          \
                     }                                                                                              \
+                    if (outside && !st->max_reduce)                                                                \
+                        acc += (ACC)outside * oob;                                                                 \
+                    else if (outside && (first || oob > acc || (oob != oob && acc == acc)))                        \
+                        acc = oob;                                                                                 \
                     dst[(int64_t)oy * st->out_strides[2] + (int64_t)ox * st->out_strides[3]] =                     \
                         STORE(st->max_reduce ? acc : acc / count);                                                 \
                 }                                                                                                  \
