@@ -12,8 +12,9 @@ output has the input's type, FLOAT32.  SCATTER's example 2 prints InputTensor Si
 above a 3x3 input (and a 3x3 output): the input is {3,3}.  Its example 1 sends two updates
 to element 3: the later one (7) is what the page shows, and dmlc's rule.
 
-GATHER_ND, GATHER_ND1 and SCATTER_ND: their pages' examples (ONNX's GatherND and ScatterND
-examples in DirectML's descs).  SCATTER_ND's page prints FLOAT32 indices (an index tensor is
+GATHER_ND: its page's two examples, then two of ONNX GatherND's in DirectML's descs;
+GATHER_ND1 and SCATTER_ND: ONNX's GatherND (batch_dims 1) and ScatterND examples in
+DirectML's descs.  SCATTER_ND's page prints FLOAT32 indices (an index tensor is
 INT32, INT64, UINT32 or UINT64: here UINT32) and tensors of 1, 2 and 1 dimensions where
 every tensor of a desc has one DimensionCount: here Input {1,8}, Indices {4,1} and Updates
 {1,4}; its title names SCATTER_ELEMENTS.  The pages' formula takes the sizes after a tuple
@@ -149,17 +150,17 @@ _ND2 = {"InputDimensionCount": 2, "IndicesDimensionCount": 2}
 _ND3 = {"InputDimensionCount": 3, "IndicesDimensionCount": 3}
 
 EXAMPLES += [
-    # output[j] = input[indices[j, 0], indices[j, 1]]: the elements (0, 0) and (1, 1)
-    _nd_example("GATHER_ND", 1, "tuples of two name elements", _ND2, _ND_X2,
-                np.array([[0, 0], [1, 1]], np.uint32), [[0, 3]]),
-    # output[j, :] = input[indices[j, 0], :]: rows 1 and 0
-    _nd_example("GATHER_ND", 2, "tuples of one name rows", _ND2, _ND_X2, np.array([[1], [0]], np.uint32),
+    # The page's example 1: output[y, x] = input[indices[y], x], rows 1 and 0
+    _nd_example("GATHER_ND", 1, "1-D remapping", _ND2, _ND_X2, np.array([[1], [0]], np.uint32),
                 [[2, 3], [0, 1]]),
-    # output[j, :] = input[indices[j, 0], indices[j, 1], :]
-    _nd_example("GATHER_ND", 3, "3-D input, tuples of two name rows", _ND3, _ND_X3,
-                np.array([[[0, 1], [1, 0]]], np.uint32), [[[2, 3], [4, 5]]]),
-    _nd_example("GATHER_ND", 4, "3-D input and indices, the result keeps indices' leading axes", _ND3, _ND_X3,
-                np.array([[[0, 1]], [[1, 0]]], np.uint32), [[[2, 3]], [[4, 5]]]),
+    # The page's example 2: output[y, x] = input[indices[y, 0], indices[y, 1], x], in 4-D tensors
+    _nd_example("GATHER_ND", 2, "2-D remapping", {"InputDimensionCount": 3, "IndicesDimensionCount": 2},
+                _ND_X3.reshape(1, 2, 2, 2), np.array([[[[0, 1], [1, 0]]]], np.uint32), [[[[2, 3], [4, 5]]]]),
+    # Two more, ONNX GatherND's: tuples naming elements, and indices with a leading axis
+    _nd_example("GATHER_ND", "3, ONNX's", "tuples of two name elements", _ND2, _ND_X2,
+                np.array([[0, 0], [1, 1]], np.uint32), [[0, 3]]),
+    _nd_example("GATHER_ND", "4, ONNX's", "3-D input and indices, the result keeps indices' leading axes", _ND3,
+                _ND_X3, np.array([[[0, 1]], [[1, 0]]], np.uint32), [[[2, 3]], [[4, 5]]]),
     # output[b, :] = input[b, indices[b, 0], :]
     _nd_example("GATHER_ND1", 1, "BatchDimensionCount 1: each batch picks its own row",
                 dict(_ND3, IndicesDimensionCount=2, BatchDimensionCount=1), _ND_X3,

@@ -16866,32 +16866,32 @@ static const unsigned char vec_b1130[48] = {
     100,162,122,70,127,202,182,210,86,128,184,134,57,202,21,137,58,166,164,225,57,170,205,15,212,181,36,18,188,
     107,211,139,117,59,31,221,0,4,17,180,229,129,94,239,177,146,223,134,
 };
-static const unsigned char vec_b1131[8] = {
-    0,0,0,0,0,0,64,64,
+static const unsigned char vec_b1131[16] = {
+    0,0,0,64,0,0,64,64,0,0,0,0,0,0,128,63,
 };
 static const unsigned char vec_b1132[16] = {
     0,0,0,0,0,0,128,63,0,0,0,64,0,0,64,64,
 };
-static const unsigned char vec_b1133[16] = {
-    0,0,0,0,0,0,0,0,1,0,0,0,1,0,0,0,
-};
-static const unsigned char vec_b1134[16] = {
-    0,0,0,64,0,0,64,64,0,0,0,0,0,0,128,63,
-};
-static const unsigned char vec_b1135[16] = {
-    0,0,0,0,0,0,128,63,0,0,0,64,0,0,64,64,
-};
-static const unsigned char vec_b1136[8] = {
+static const unsigned char vec_b1133[8] = {
     1,0,0,0,0,0,0,0,
 };
-static const unsigned char vec_b1137[16] = {
+static const unsigned char vec_b1134[16] = {
     0,0,0,64,0,0,64,64,0,0,128,64,0,0,160,64,
 };
-static const unsigned char vec_b1138[32] = {
+static const unsigned char vec_b1135[32] = {
     0,0,0,0,0,0,128,63,0,0,0,64,0,0,64,64,0,0,128,64,0,0,160,64,0,0,192,64,0,0,224,64,
 };
-static const unsigned char vec_b1139[16] = {
+static const unsigned char vec_b1136[16] = {
     0,0,0,0,1,0,0,0,1,0,0,0,0,0,0,0,
+};
+static const unsigned char vec_b1137[8] = {
+    0,0,0,0,0,0,64,64,
+};
+static const unsigned char vec_b1138[16] = {
+    0,0,0,0,0,0,128,63,0,0,0,64,0,0,64,64,
+};
+static const unsigned char vec_b1139[16] = {
+    0,0,0,0,0,0,0,0,1,0,0,0,1,0,0,0,
 };
 static const unsigned char vec_b1140[16] = {
     0,0,0,64,0,0,64,64,0,0,128,64,0,0,160,64,
@@ -23644,8 +23644,8 @@ static const vec_case vec_cases[] = {
      .type = DML_OPERATOR_GATHER_ND,
      .inputs = 2,
      .outputs = 1,
-     .in = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1132}, {.type = DML_TENSOR_DATA_TYPE_UINT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1133}},
-     .out = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {1, 2}, .bytes = 8u, .data = vec_b1131}},
+     .in = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1132}, {.type = DML_TENSOR_DATA_TYPE_UINT32, .ndim = 2, .sizes = {2, 1}, .bytes = 8u, .data = vec_b1133}},
+     .out = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1131}},
      .input_dims = 2,
      .indices_dims = 2,
      .batch_dims = 0},
@@ -23653,21 +23653,21 @@ static const vec_case vec_cases[] = {
      .type = DML_OPERATOR_GATHER_ND,
      .inputs = 2,
      .outputs = 1,
-     .in = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1135}, {.type = DML_TENSOR_DATA_TYPE_UINT32, .ndim = 2, .sizes = {2, 1}, .bytes = 8u, .data = vec_b1136}},
-     .out = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1134}},
-     .input_dims = 2,
+     .in = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 4, .sizes = {1, 2, 2, 2}, .bytes = 32u, .data = vec_b1135}, {.type = DML_TENSOR_DATA_TYPE_UINT32, .ndim = 4, .sizes = {1, 1, 2, 2}, .bytes = 16u, .data = vec_b1136}},
+     .out = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 4, .sizes = {1, 1, 2, 2}, .bytes = 16u, .data = vec_b1134}},
+     .input_dims = 3,
      .indices_dims = 2,
      .batch_dims = 0},
-    {.name = "page GATHER_ND example 3",
+    {.name = "page GATHER_ND example 3, ONNX's",
      .type = DML_OPERATOR_GATHER_ND,
      .inputs = 2,
      .outputs = 1,
-     .in = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 3, .sizes = {2, 2, 2}, .bytes = 32u, .data = vec_b1138}, {.type = DML_TENSOR_DATA_TYPE_UINT32, .ndim = 3, .sizes = {1, 2, 2}, .bytes = 16u, .data = vec_b1139}},
-     .out = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 3, .sizes = {1, 2, 2}, .bytes = 16u, .data = vec_b1137}},
-     .input_dims = 3,
-     .indices_dims = 3,
+     .in = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1138}, {.type = DML_TENSOR_DATA_TYPE_UINT32, .ndim = 2, .sizes = {2, 2}, .bytes = 16u, .data = vec_b1139}},
+     .out = {{.type = DML_TENSOR_DATA_TYPE_FLOAT32, .ndim = 2, .sizes = {1, 2}, .bytes = 8u, .data = vec_b1137}},
+     .input_dims = 2,
+     .indices_dims = 2,
      .batch_dims = 0},
-    {.name = "page GATHER_ND example 4",
+    {.name = "page GATHER_ND example 4, ONNX's",
      .type = DML_OPERATOR_GATHER_ND,
      .inputs = 2,
      .outputs = 1,
