@@ -12,9 +12,8 @@ output has the input's type, FLOAT32.  SCATTER's example 2 prints InputTensor Si
 above a 3x3 input (and a 3x3 output): the input is {3,3}.  Its example 1 sends two updates
 to element 3: the later one (7) is what the page shows, and dmlc's rule.
 
-GATHER_ND: its page's two examples, then two of ONNX GatherND's in DirectML's descs;
-GATHER_ND1 and SCATTER_ND: ONNX's GatherND (batch_dims 1) and ScatterND examples in
-DirectML's descs.  SCATTER_ND's page prints FLOAT32 indices (an index tensor is
+GATHER_ND and GATHER_ND1: their pages' two examples each, then ONNX GatherND's in DirectML's
+descs; SCATTER_ND: its page's example.  SCATTER_ND's page prints FLOAT32 indices (an index tensor is
 INT32, INT64, UINT32 or UINT64: here UINT32) and tensors of 1, 2 and 1 dimensions where
 every tensor of a desc has one DimensionCount: here Input {1,8}, Indices {4,1} and Updates
 {1,4}; its title names SCATTER_ELEMENTS.  The pages' formula takes the sizes after a tuple
@@ -161,8 +160,16 @@ EXAMPLES += [
                 np.array([[0, 0], [1, 1]], np.uint32), [[0, 3]]),
     _nd_example("GATHER_ND", "4, ONNX's", "3-D input and indices, the result keeps indices' leading axes", _ND3,
                 _ND_X3, np.array([[[0, 1]], [[1, 0]]], np.uint32), [[[2, 3]], [[4, 5]]]),
-    # output[b, :] = input[b, indices[b, 0], :]
-    _nd_example("GATHER_ND1", 1, "BatchDimensionCount 1: each batch picks its own row",
+    # The page's example 1: GATHER_ND's example 1 with BatchDimensionCount 0
+    _nd_example("GATHER_ND1", 1, "1-D remapping", dict(_ND2, BatchDimensionCount=0), _ND_X2,
+                np.array([[1], [0]], np.uint32), [[2, 3], [0, 1]]),
+    # The page's example 2: output[b, x] = input[b, indices[b, x, 0], indices[b, x, 1]], 3 batches
+    _nd_example("GATHER_ND1", 2, "2-D remapping with batch count", dict(_ND3, BatchDimensionCount=1),
+                np.arange(12, dtype=np.float32).reshape(1, 3, 2, 2),
+                np.array([[[[0, 0], [1, 1]], [[1, 1], [0, 0]], [[0, 1], [1, 0]]]], np.uint32),
+                [[[[0, 3], [7, 4], [9, 10]]]]),
+    # One more, ONNX GatherND's with batch_dims 1: output[b, :] = input[b, indices[b, 0], :]
+    _nd_example("GATHER_ND1", "3, ONNX's", "BatchDimensionCount 1: each batch picks its own row",
                 dict(_ND3, IndicesDimensionCount=2, BatchDimensionCount=1), _ND_X3,
                 np.array([[[1], [0]]], np.uint32), [[[2, 3], [4, 5]]]),
     # output = input; output[indices[j, 0]] = updates[j]
