@@ -101,7 +101,6 @@ def _diagonal_matrix(dtype, shape, torch, ort):
 def _diagonal_fill(dtype, shape, torch, ort):
     """np.triu(x) of a batch of matrices (diagonal_fill(x, None, 0)) and the main diagonal set
     to 0 (diagonal_fill(x, 0, 1))."""
-    from onnx import numpy_helper
     x = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
     out = np.empty(shape, dtype)
     cands = [
@@ -116,6 +115,7 @@ def _diagonal_fill(dtype, shape, torch, ort):
         cands.append(Candidate("torch triu out=", lambda: (lambda: torch.triu(tx, out=tout))))
         cands.append(Candidate("torch diagonal().fill_", lambda: (lambda: tout.diagonal(dim1=-2, dim2=-1).fill_(0))))
     if ort is not None:
+        from onnx import numpy_helper  # only where ONNX Runtime (and so onnx) is installed
         k = numpy_helper.from_array(np.array(0, np.int64), "k")
         cands.append(Candidate("onnxruntime Trilu", lambda: ort_runner(
             onnx_node("Trilu", dtype, shape, ["x", "k"], {"upper": 1}, [k]), {"x": x}, {"y": out})))
