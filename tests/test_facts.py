@@ -4,6 +4,7 @@
   (as cffi reads it) and NumPy's types of the same names;
 - operators: src/op_names.inc (the core's names by value) and src/ops.def (what it
   implements) against the header's DML_OPERATOR_TYPE;
+- generated files: tools/generate.py's outputs against the files;
 - the version: pyproject.toml against the header's DMLC_VERSION_* and dmlc.__version__.
 
 src/ and pyproject.toml are read from the checkout this file sits in; where the tests run
@@ -123,6 +124,27 @@ def test_op_names_inc_is_the_header_enum_by_value():
     wrong = [(i, got, exp) for i, (got, exp) in enumerate(zip(names, want)) if got != exp]
     assert wrong == [], "op_names.inc index, its name, the header's name: " + repr(wrong[:5])
     assert len(names) == len(want), f"op_names.inc has {len(names)} names, the header {len(want)} values"
+
+
+def test_generated_files_are_up_to_date():
+    """tools/generate.py writes op_names.inc, _core.pxd's enums and desc structs (from the
+    header and src/schema.def) and dmlc/__init__.py's imports (from src/ops.def's families):
+    what it would write now is what the checkout has."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("generate", os.path.join(ROOT, "tools", "generate.py"))
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    stale = [path for path, text in generate.outputs().items() if read(path) != text]
+    assert stale == [], f"out of date (run python tools/generate.py): {stale}"
+
+
+def test_public_functions_are_the_families():
+    """dmlc.__all__ holds every family module's functions, and each is that module's object."""
+    import importlib
+    for family in dmlc._core.FAMILIES:
+        module = importlib.import_module(f"dmlc.{family}")
+        for name in module.__all__:
+            assert name in dmlc.__all__ and getattr(dmlc, name) is getattr(module, name), (family, name)
 
 
 def ops_rows():
