@@ -56,17 +56,19 @@ def test_example_in_dmlc_examples():
 
 @pytest.mark.parametrize("family", _core.FAMILIES)
 def test_bench_rows(family):
-    """Each family has its workload module in dmlc.bench, and each of its functions a
-    tiny-tensor row in dmlc/bench/small.py (the per-call cost)."""
+    """Each family has its workload module in dmlc.bench, with its tiny-tensor rows (the
+    per-call cost, which dmlc/bench/small.py collects) in its small(torch, ort)."""
     module = importlib.import_module(f"dmlc.bench.{family}")
     assert callable(module.workloads)
     from dmlc.bench import BASELINES
     for w in module.workloads(True):  # the runner times the baselines itself, once per workload
         names = [c.name for c in w.candidates]
         assert not set(names) & set(BASELINES), f"{w.group} {w.label}: {names} repeats a baseline"
-    with open(os.path.join(PACKAGE, "bench", "small.py"), encoding="utf-8") as f:
-        small = f.read()
-    assert f"{family}._" in small, f"dmlc/bench/small.py has no row of {family}"
+    assert callable(getattr(module, "small", None)), f"dmlc/bench/{family}.py has no small(torch, ort)"
+    from dmlc.bench import Workload, small
+    rows = module.small(None, None)
+    assert rows and all(isinstance(w, Workload) for w in rows), f"dmlc/bench/{family}.py: small() gave {rows!r}"
+    assert {"small_" + w.group for w in rows} <= {w.group for w in small.workloads(True)}
 
 
 @pytest.mark.parametrize("family", _core.FAMILIES)

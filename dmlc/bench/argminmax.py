@@ -59,3 +59,9 @@ def workloads(quick):
     return [_workload("argmax", np.float32, rows, 1, torch, ort),
             _workload("argmax", np.float32, whole, None, torch, ort),
             _workload("argmin", np.float32, rows, 1, torch, ort)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload("argmax", f32, (4, 16), 1, torch, ort)]

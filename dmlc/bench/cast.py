@@ -49,3 +49,9 @@ def workloads(quick):
     return [_workload(np.float32, np.float16, shape, torch, ort),
             _workload(np.float16, np.float32, shape, torch, ort),
             _workload(np.int64, np.int32, shape, torch, ort)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, np.float16, (1, 8, 16, 16), torch, ort)]

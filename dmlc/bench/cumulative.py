@@ -51,3 +51,9 @@ def workloads(quick):
     cols = (100, 4096) if quick else (1000, 4096)
     return [_workload(name, np.float32, shape, axis, torch, ort)
             for name in ("cumsum", "cumprod") for shape, axis in ((rows, 1), (cols, 0))]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload("cumsum", f32, (4, 16), 1, torch, ort)]

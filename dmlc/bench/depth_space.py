@@ -107,3 +107,10 @@ def workloads(quick):
             for direction in ("depth_to_space", "space_to_depth"):
                 out.append(_workload(direction, dtype, (8, 256, 128, 128), False, torch, ort))
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload("depth_to_space", f32, (1, 16, 8, 8), False, torch, ort),
+            _workload("space_to_depth", f32, (1, 16, 8, 8), False, torch, ort)]

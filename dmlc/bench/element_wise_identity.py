@@ -98,3 +98,9 @@ def workloads(quick):
         out.append(_transpose(np.uint8, shape, (0, 2, 3, 1), torch, ort))
         out.append(_scale_bias(np.float32, shape, torch, ort))
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_transpose(f32, (1, 8, 16, 16), (0, 2, 3, 1), torch, ort)]

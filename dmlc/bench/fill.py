@@ -135,3 +135,12 @@ def workloads(quick):
             _diagonal_matrix(np.float32, (64, 64) if quick else (4096, 4096), torch, ort),
             _diagonal_matrix(np.float32, (8, 64, 64) if quick else (64, 512, 512), torch, ort),
             _diagonal_fill(np.float32, (4, 64, 64) if quick else (64, 512, 512), torch, ort)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_sequence(f32, 2048, torch, ort),
+            _constant(f32, (1, 8, 16, 16), torch),
+            _diagonal_matrix(f32, (16, 16), torch, ort),
+            _diagonal_fill(f32, (2, 16, 16), torch, ort)]

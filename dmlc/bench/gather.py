@@ -209,3 +209,13 @@ def workloads(quick):
         _nd_workload("gather_nd_elements", np.float32, (1024, 1024), 65536, torch, ort),
         _nd_workload("scatter_nd_elements", np.float32, (1024, 1024), 65536, torch, ort),
     ]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload("gather", f32, (64, 16), (8,), 0, torch, ort),
+            _elements_workload("gather_elements", f32, (64, 16), (8, 16), 0, torch, ort),
+            _elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
+            _nd_workload("gather_nd", f32, (16, 8, 4), 8, torch, ort),
+            _nd_workload("scatter_nd", f32, (16, 8, 4), 8, torch, ort)]

@@ -78,3 +78,9 @@ def workloads(quick):
                 continue
             out.append(_workload(dtype, shape, k, s, pad, p, torch, ort))
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (1, 8, 16, 16), 2, 2, 0, 2, torch, ort)]

@@ -101,3 +101,10 @@ def workloads(quick):
     for k, s, p in [(3, 2, 1), (2, 2, 0)]:
         out.append(_workload(np.float32, (1, 64, 56, 56), k, s, p, False, torch, ort, threads=1))
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (1, 8, 16, 16), 2, 2, 0, False, torch, ort),
+            _workload(f32, (1, 8, 16, 16), 2, 2, 0, True, torch, ort)]

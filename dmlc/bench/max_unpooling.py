@@ -62,3 +62,9 @@ def workloads(quick):
     shape = (2, 16, 112, 112) if quick else (8, 64, 224, 224)
     out = [_workload(np.float32, shape, torch, ort), _workload(np.float16, shape, torch, ort)]
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (1, 8, 16, 16), torch, ort)]

@@ -48,3 +48,9 @@ def workloads(quick):
     torch, ort = optional_torch(), optional_ort()
     shape = (1, 8, 56, 56) if quick else (8, 64, 224, 224)
     return [_workload(np.float32, shape, 0.1, torch, ort)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (4, 16), 0.5, torch, ort)]

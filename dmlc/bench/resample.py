@@ -61,3 +61,9 @@ def workloads(quick):
                                                             ((4, 3, 512, 512), np.uint8)]
     return [_workload(dtype, shape, factor, mode, torch, ort)
             for shape, dtype in shapes for mode in ("nearest", "linear") for factor in (2, 0.5)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort)]

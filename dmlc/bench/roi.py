@@ -115,3 +115,10 @@ def workloads(quick):
     shape, count = ((1, 32, 32, 32), 100) if quick else ((2, 256, 64, 64), 1000)
     return [_workload(np.float32, shape, count, (7, 7), ort), _workload(np.float16, shape, count, (7, 7), ort),
             _align_workload(np.float32, shape, count, (7, 7), ort), _align_workload(np.float16, shape, count, (7, 7), ort)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (1, 8, 16, 16), 4, (2, 2), ort, numpy_row=False),
+            _align_workload(f32, (1, 8, 16, 16), 4, (2, 2), ort)]

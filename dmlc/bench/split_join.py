@@ -98,3 +98,10 @@ def workloads(quick):
             # Columns of a point list: runs of one element.
             out.append(make(np.float32, (1 << 22, 2), 2, 1, torch, ort))
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_split_workload(f32, (1, 8, 16, 16), 2, 1, torch, ort),
+            _join_workload(f32, (1, 8, 16, 16), 2, 1, torch, ort)]

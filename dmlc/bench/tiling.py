@@ -48,3 +48,9 @@ def workloads(quick):
     if not quick:
         out.append(_workload(np.float32, shape, [2, 2, 1, 1], torch, ort))
     return out
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (1, 8, 8, 8), [1, 1, 2, 2], torch, ort)]

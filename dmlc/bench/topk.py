@@ -62,3 +62,9 @@ def workloads(quick):
     row = (100000,) if quick else (1000000,)
     return [_workload(np.float32, rows, 50, torch, ort),
             _workload(np.float32, row, 10, torch, ort)]
+
+
+def small(torch, ort):
+    """The tiny-tensor rows (dmlc/bench/small.py: what a call costs beside its copy)."""
+    f32 = np.float32
+    return [_workload(f32, (4, 16), 4, torch, ort)]
