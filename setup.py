@@ -134,7 +134,7 @@ extensions = [
         include_dirs=["include", "src", numpy.get_include()],  # src: _core reads dtypes.def
         libraries=["directml_py"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        depends=["include/directml_py.h", "dmlc/_core.pxd", "src/dtypes.def", "src/ops.def", "src/schema.def",
+        depends=["include/directml_py.h", "dmlc/_core.pxd", "src/dtypes.def", "src/schema.def",
                  "src/schema.h"],
         **rpath_args,
     )

@@ -34,14 +34,15 @@ cdef extern from *:
     const dmlc_dtype_row* dmlc_dtype_rows
     int DMLC_DTYPE_COUNT
 
-# The operators the core implements, src/ops.def compiled in.
+# The operators the core implements, src/schema.def compiled in.
 cdef extern from *:
     """
+    #include "directml_py.h"
     typedef struct dmlc_op_row { const char* name; int value; const char* family; } dmlc_op_row;
     static const dmlc_op_row dmlc_op_rows[] = {
-    #define DMLC_OP(NAME, VALUE, FAMILY) {#NAME, VALUE, #FAMILY},
-    #include "ops.def"
-    #undef DMLC_OP
+    #define DMLC_SCHEMA(NAME, FAMILY, FLAGS, TYPES, FIELDS) {#NAME, DML_OPERATOR_##NAME, #FAMILY},
+    #include "schema.def"
+    #undef DMLC_SCHEMA
     };
     #define DMLC_OP_COUNT ((int)(sizeof dmlc_op_rows / sizeof dmlc_op_rows[0]))
     """
@@ -55,7 +56,7 @@ cdef extern from *:
 #: The implemented operators: (name without DML_OPERATOR_, DML_OPERATOR_TYPE value, family).
 OPERATORS = tuple((dmlc_op_rows[i].name.decode(), dmlc_op_rows[i].value, dmlc_op_rows[i].family.decode())
                   for i in range(DMLC_OP_COUNT))
-#: The operator families (src/ops/<family>.c), in ops.def's order.
+#: The operator families (src/ops/<family>.c), in schema.def's order.
 FAMILIES = tuple(dict.fromkeys(family for _, _, family in OPERATORS))
 
 # The desc layouts, src/schema.def compiled in (src/schema.h builds the table).

@@ -694,7 +694,7 @@ def operator_struct(op_name):
 
 
 def implemented_operators():
-    """src/ops.def's operators by DML_OPERATOR_TYPE value, each once (an alias such as
+    """src/schema.def's operators by DML_OPERATOR_TYPE value, each once (an alias such as
     DML_OPERATOR_SCATTER, SCATTER_ELEMENTS' value, is accepted but not listed)."""
     return ["DML_OPERATOR_" + name for name, _, _ in sorted(_CORE_OPERATORS, key=lambda op: op[1])]
 

@@ -80,7 +80,7 @@ class Operator:
     index_types: tuple  #: those its index tensors (fields flagged "indices") accept
     size: int          #: sizeof the desc struct, on this machine
     fields: tuple      #: of :class:`Field`, in the struct's order
-    implemented: bool  #: whether dmlc runs it (src/ops.def)
+    implemented: bool  #: whether dmlc runs it (every entry of src/schema.def is)
 
     @property
     def struct(self):

@@ -203,7 +203,7 @@ static UINT key_rank(const DML_TENSOR_DESC* t)
     if (d->field) key_bits(k, d->field, 2);
 
 #define DMLC_FIELD(kind, type, ctype, field, flags, count) KEY_##type(kind, field, flags, count)
-#define DMLC_SCHEMA(NAME, flags, types, fields)                                                    \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields)                                            \
     static int key_##NAME(dmlc_key* k, const DML_##NAME##_OPERATOR_DESC* d, int infer)            \
     {                                                                                              \
         const int skip_outputs = infer && !((flags) & DMLC_SCHEMA_INFER_READS_OUTPUTS);           \
@@ -223,7 +223,7 @@ static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
     if (!desc || !desc->Desc) return 0;
     key_put(k, (uint32_t)desc->Type);
     switch ((int)desc->Type) {
-#define DMLC_SCHEMA(NAME, flags, types, fields) \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields) \
     case DML_OPERATOR_##NAME: return key_##NAME(k, (const DML_##NAME##_OPERATOR_DESC*)desc->Desc, infer);
 #include "schema.def"
 #undef DMLC_SCHEMA

@@ -183,20 +183,20 @@ DMLC_OPERATOR_T* dmlc_operator_alloc(DML_OPERATOR_TYPE type, const char* name, U
 DMLC_OPERATOR_T* dmlc_operator_alloc_unary(DML_OPERATOR_TYPE type, const char* name, const dmlc_tensor* in,
                                            const dmlc_tensor* out, dmlc_execute_fn execute, size_t state_size);
 
-/* Each family named in ops.def has two entry points, both given a non-NULL desc:
+/* Each family named in schema.def has two entry points, both given a non-NULL desc:
  *   dmlc_create_<family>: validates the desc and builds *op;
  *   dmlc_infer_<family>:  validates inputs and parameters and fills sh (infer mode). */
 typedef HRESULT (*dmlc_create_fn)(DML_OPERATOR_TYPE type, const char* name, const void* desc,
                                   DMLC_OPERATOR_T** op);
 typedef HRESULT (*dmlc_infer_fn)(DML_OPERATOR_TYPE type, const char* name, const void* desc, dmlc_shapes* sh);
-#define DMLC_OP(name, value, family)                                                                     \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields)                                                  \
     HRESULT dmlc_create_##family(DML_OPERATOR_TYPE type, const char* opname, const void* desc,        \
                                  DMLC_OPERATOR_T** op);                                                  \
     HRESULT dmlc_infer_##family(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh);
-#include "ops.def"
-#undef DMLC_OP
+#include "schema.def"
+#undef DMLC_SCHEMA
 
-/* An operator type's two entry points (ops.def's family), and dmlc_lookup, which finds
+/* An operator type's two entry points (its schema.def family), and dmlc_lookup, which finds
  * them for a desc (operator.c): *name is the type's name ("DML_OPERATOR_PADDING");
  * a failure names what is wrong (a NULL desc, an unknown type, one dmlc does not
  * implement: E_NOTIMPL). */
@@ -209,7 +209,7 @@ HRESULT dmlc_lookup(const char* who, const DML_OPERATOR_DESC* desc, const char**
 /* ---- The desc layouts (src/schema.def, src/schema.h) -------------------------------------
  * dmlc_schema_check: what holds for every operator before its family reads the desc: each
  * array a count says is non-empty is there (not NULL).  type has a schema entry (every
- * ops.def operator has: src/schema.c proves it).  infer: for dmlcInferOutputSizes,
+ * operator dmlc implements has).  infer: for dmlcInferOutputSizes,
  * which reads the output tensors only where the schema says so.  The messages name the
  * operator and the field: "DML_OPERATOR_PADDING: StartPadding is NULL". */
 #include "schema.h"

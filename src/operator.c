@@ -24,13 +24,13 @@ static dmlc_family find_family(DML_OPERATOR_TYPE type)
 {
     dmlc_family f = {NULL, NULL};
     switch ((int)type) {
-#define DMLC_OP(name, value, family)     \
-    case value:                          \
-        f.create = dmlc_create_##family; \
-        f.infer = dmlc_infer_##family;   \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields) \
+    case DML_OPERATOR_##NAME:                           \
+        f.create = dmlc_create_##family;                \
+        f.infer = dmlc_infer_##family;                  \
         break;
-#include "ops.def"
-#undef DMLC_OP
+#include "schema.def"
+#undef DMLC_SCHEMA
     default: break;
     }
     return f;

@@ -25,7 +25,7 @@
 #define DMLC_SCHEMA_CTYPE_SCALAR_UNION(c) c
 
 #define DMLC_FIELD(kind, type, ctype, field, flags, count) DMLC_SCHEMA_CTYPE_##type(ctype) field;
-#define DMLC_SCHEMA(NAME, flags, types, fields) typedef struct dmlc_shadow_##NAME { fields } dmlc_shadow_##NAME;
+#define DMLC_SCHEMA(NAME, family, flags, types, fields) typedef struct dmlc_shadow_##NAME { fields } dmlc_shadow_##NAME;
 #include "schema.def"
 #undef DMLC_SCHEMA
 #undef DMLC_FIELD
@@ -48,7 +48,7 @@
 #else
 #  define DMLC_SCHEMA_UNUSED
 #endif
-#define DMLC_SCHEMA(NAME, flags, types, fields)                                                            \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields)                                                    \
     DMLC_SCHEMA_UNUSED static void dmlc_schema_assert_##NAME(void)                                         \
     {                                                                                                      \
         typedef DML_##NAME##_OPERATOR_DESC D;                                                              \
@@ -60,13 +60,6 @@
 #include "schema.def"
 #undef DMLC_SCHEMA
 #undef DMLC_FIELD
-
-/* Every operator dmlc implements has a schema entry: an ops.def line without one names an
- * undeclared function here. */
-#define DMLC_OP(name, value, family) \
-    DMLC_STATIC_ASSERT(ops_def_##name##_has_a_schema_entry, sizeof(&dmlc_schema_##name) > 0);
-#include "ops.def"
-#undef DMLC_OP
 
 /* ---- Pointers and counts ----------------------------------------------------------------- */
 static int is_array(unsigned type)

@@ -111,7 +111,7 @@ typedef struct dmlc_schema {
     {#field, #ctype, DMLC_SCHEMA_COUNT_NAME(type, count), (unsigned short)offsetof(D, field),                 \
      (unsigned short)DMLC_SCHEMA_COUNT_OFFSET(type, count), (unsigned char)sizeof(((D*)0)->field),            \
      DMLC_KIND_##kind, DMLC_FT_##type, (unsigned char)(flags)},
-#define DMLC_SCHEMA(NAME, flags, types, fields)                                                               \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields)                                                       \
     static inline const dmlc_schema* dmlc_schema_##NAME(void)                                                 \
     {                                                                                                         \
         typedef DML_##NAME##_OPERATOR_DESC D;                                                                 \
@@ -128,7 +128,7 @@ typedef struct dmlc_schema {
 static inline const dmlc_schema* dmlc_schema_find(DML_OPERATOR_TYPE type)
 {
     switch ((int)type) {
-#define DMLC_SCHEMA(NAME, flags, types, fields) \
+#define DMLC_SCHEMA(NAME, family, flags, types, fields) \
     case DML_OPERATOR_##NAME: return dmlc_schema_##NAME();
 #include "schema.def"
 #undef DMLC_SCHEMA

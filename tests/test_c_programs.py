@@ -149,7 +149,7 @@ def test_vectors_program_runs_every_operator_over_the_table(vectors_program, fea
         assert 'CPU features in use: "")' in r.stdout
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(HERE, "..", "..", "src", "ops.def")),
+@pytest.mark.skipif(not os.path.exists(os.path.join(HERE, "..", "..", "src", "schema.def")),
                     reason="gen_vectors.py reads src/, which ships with the source tree only")
 def test_vectors_table_is_what_its_generator_writes():
     """vectors.h is committed output of gen_vectors.py: both change together."""

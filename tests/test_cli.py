@@ -504,11 +504,11 @@ MALFORMED = [
     ("value out of range", "resources/A/initialValues", [1, 2, 3, 4, 5, 1e6], None),
     ("unknown operator", "dispatchables/split/type", "DML_OPERATOR_FROBNICATE",
      'dispatchables.split.type: "DML_OPERATOR_FROBNICATE" is not a DirectML operator type'),
-    # The list is src/ops.def's (dmlc._core.OPERATORS), by DML_OPERATOR_TYPE value.
+    # The list is src/schema.def's (dmlc._core.OPERATORS), by DML_OPERATOR_TYPE value.
     ("unimplemented operator", "dispatchables/split/type", "GEMM",
      "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
      + ", ".join("DML_OPERATOR_" + name for name, _, _ in sorted(dmlc._core.OPERATORS, key=lambda op: op[1])) + ")"),
-    # The list is src/ops.def's operators in DML_OPERATOR_TYPE order.
+    # The list is src/schema.def's operators in DML_OPERATOR_TYPE order.
     ("unimplemented operator", "dispatchables/split/type", "GEMM",
      "dispatchables.split.type: DML_OPERATOR_GEMM is not implemented by dmlc (it implements "
      + ", ".join("DML_OPERATOR_" + name for name, _, _ in sorted(dmlc._core.OPERATORS, key=lambda row: row[1]))

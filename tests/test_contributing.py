@@ -1,4 +1,4 @@
-"""CONTRIBUTING.md's "Adding an operator" as a test: every operator type of src/ops.def has
+"""CONTRIBUTING.md's "Adding an operator" as a test: every operator type of src/schema.def has
 each piece the steps name.  Where a piece is missing today the test names it in MISSING, and
 fails as soon as the piece appears (so the list only shrinks) or another one goes missing."""
 import glob
@@ -16,7 +16,7 @@ from dmlc._examples import all_examples
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = os.path.join(ROOT, "tests")
-HAVE_SOURCE = os.path.exists(os.path.join(ROOT, "src", "ops.def"))
+HAVE_SOURCE = os.path.exists(os.path.join(ROOT, "src", "schema.def"))
 # The package's own files (the bench rows, the stubs): from the dmlc under test, which is the
 # checkout's in place and the installed one when the tests run against a wheel.
 PACKAGE = os.path.dirname(os.path.abspath(dmlc.__file__))

@@ -1,5 +1,5 @@
 """The documentation site (docs/) covers the product: every public function of dmlc and
-dmlc.dask has a page with an example, every operator of src/ops.def has its page, its
+dmlc.dask has a page with an example, every operator of src/schema.def has its page, its
 picture and its call examples, the C program each operator page shows compiles and prints
 what the page says, and no comment or page cites a document the repository does not hold.
 
@@ -62,7 +62,7 @@ def _toctree_entries(text):
 
 
 def _ops():
-    return re.findall(r"^DMLC_OP\((\w+), (\d+), (\w+)\)", open(os.path.join(ROOT, "src", "ops.def")).read(), re.M)
+    return [(name, str(value), family) for name, value, family in dmlc._core.OPERATORS]
 
 
 def test_every_public_function_has_a_page_with_an_example():

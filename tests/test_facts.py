@@ -2,7 +2,7 @@
 
 - data types: src/dtypes.def (the core's table) against the header's DML_TENSOR_DATA_TYPE
   (as cffi reads it) and NumPy's types of the same names;
-- operators: src/op_names.inc (the core's names by value) and src/ops.def (what it
+- operators: src/op_names.inc (the core's names by value) and src/schema.def (what it
   implements) against the header's DML_OPERATOR_TYPE;
 - generated files: tools/generate.py's outputs against the files;
 - the version: pyproject.toml against the header's DMLC_VERSION_* and dmlc.__version__.
@@ -128,7 +128,7 @@ def test_op_names_inc_is_the_header_enum_by_value():
 
 def test_generated_files_are_up_to_date():
     """tools/generate.py writes op_names.inc, _core.pxd's enums and desc structs (from the
-    header and src/schema.def) and dmlc/__init__.py's imports (from src/ops.def's families):
+    header and src/schema.def) and dmlc/__init__.py's imports (from src/schema.def's families):
     what it would write now is what the checkout has."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("generate", os.path.join(ROOT, "tools", "generate.py"))
@@ -147,20 +147,18 @@ def test_public_functions_are_the_families():
             assert name in dmlc.__all__ and getattr(dmlc, name) is getattr(module, name), (family, name)
 
 
-def ops_rows():
-    return macro_rows(("src", "ops.def"), "DMLC_OP") if HAVE_SOURCE else []
+def schema_names():
+    """The operators of src/schema.def, in its order."""
+    return re.findall(r"^DMLC_SCHEMA\((\w+), \w+,", read("src", "schema.def"), re.M) if HAVE_SOURCE else []
 
 
-@pytest.mark.parametrize("row", ops_rows(), ids=lambda row: row[0])
-def test_ops_def_values_match_the_header(row):
-    name, value = row[:2]
-    assert getattr(lib, "DML_OPERATOR_" + name) == int(value), f"{name}: ops.def says {value}"
-
-
-def test_the_core_implements_exactly_ops_def():
-    """dmlcCreateOperator answers E_NOTIMPL for every DML_OPERATOR_TYPE ops.def does not
-    list and something else (here: an error about the all-zero desc) for each it does."""
-    implemented = {int(row[1]) for row in ops_rows()}
+def test_the_core_implements_exactly_schema_def():
+    """dmlcCreateOperator answers E_NOTIMPL for every DML_OPERATOR_TYPE schema.def does not
+    list and something else (here: an error about the all-zero desc) for each it does; the
+    core's table (dmlc._core.OPERATORS) is schema.def's, values from the header."""
+    assert [name for name, _, _ in dmlc._core.OPERATORS] == schema_names()
+    implemented = {getattr(lib, "DML_OPERATOR_" + name) for name in schema_names()}
+    assert implemented == {value for _, value, _ in dmlc._core.OPERATORS}
     zeros = ffi.new("char[]", 512)  # larger than any desc struct: every field 0 or NULL
     op = ffi.new("DMLC_OPERATOR**")
     for value in operator_enum():
@@ -225,4 +223,4 @@ def test_python_type_tables_are_dtypes_def():
     assert {name: value for name, value, _ in dmlc._core.DTYPES} == rows
     assert {name: dt.newbyteorder("=") for name, dt in model.DTYPES.items()} == \
         {name: np.dtype(name.lower()) for name in rows}
-    assert [name for name, _, _ in dmlc._core.OPERATORS] == [r[0] for r in ops_rows()]
+    assert [name for name, _, _ in dmlc._core.OPERATORS] == schema_names()

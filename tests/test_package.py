@@ -29,7 +29,7 @@ def test_typed_package():
     assert os.path.exists(os.path.join(os.path.dirname(dmlc.__file__), "py.typed"))
 
 
-def test_families_follow_ops_def():
+def test_families_follow_schema_def():
     assert dmlc._core.FAMILIES == tuple(dict.fromkeys(f for _, _, f in dmlc._core.OPERATORS))
     assert ("MAX_POOLING2", 110, "max_pooling") in dmlc._core.OPERATORS
 

@@ -29,8 +29,8 @@ CFFI_NAMES = {"UINT": "unsigned int", "INT": "int", "FLOAT": "float", "UINT64": 
 
 
 def test_every_implemented_operator_has_a_schema_entry():
-    """src/ops.def's operators are the schema's: one missing from the schema would have no
-    cache key, no generic checks and no ctypes struct (the build refuses it too)."""
+    """The core's operator table (dmlc._core.OPERATORS) is the schema's: every entry of
+    src/schema.def is implemented, with the header's DML_OPERATOR_TYPE value."""
     assert sorted(IMPLEMENTED) == sorted(op.name for op in OPS)
     assert all(op.implemented for op in OPS)
     for name, value, _ in _core.OPERATORS:

@@ -6,7 +6,7 @@ elsewhere, so that adding an operator edits none of them by hand:
 - ``dmlc/_core.pxd``'s generated part: the header's enums and every desc struct of
   ``src/schema.def``, as Cython declarations (what a ``dmlc/_<family>.pyx`` fills in);
 - ``dmlc/__init__.py``'s generated part: the public functions, imported from each operator
-  family's module (``dmlc/<family>.py``, families in ``src/ops.def``'s order) as its
+  family's module (``dmlc/<family>.py``, families in ``src/schema.def``'s order) as its
   ``__all__`` lists them, and added to ``dmlc.__all__``.
 
     python tools/generate.py          # rewrite what is out of date
@@ -87,10 +87,10 @@ def render_pxd_descs(entries):
     return "\n".join(out) + "\n"
 
 
-def families(ops_text):
-    """The operator families of src/ops.def, in its order, each once."""
+def families(schema_text):
+    """The operator families of src/schema.def, in its order, each once."""
     seen = []
-    for family in re.findall(r"^DMLC_OP\(\w+, \d+, (\w+)\)", ops_text, re.M):
+    for family in re.findall(r"^DMLC_SCHEMA\(\w+, (\w+),", schema_text, re.M):
         if family not in seen:
             seen.append(family)
     return seen
@@ -106,7 +106,7 @@ def module_all(family):
 
 
 def render_init(fams):
-    out = [BEGIN + "(src/ops.def's families, their modules' __all__)"]
+    out = [BEGIN + "(src/schema.def's families, their modules' __all__)"]
     names = []
     for family in fams:
         members = module_all(family)
@@ -147,7 +147,7 @@ def outputs():
         os.path.join("src", "op_names.inc"): render_op_names(operator_names(header)),
         pxd_path: replace_part(replace_part(_read(pxd_path), render_pxd_enums(header_enums(header)), pxd_path),
                                render_pxd_descs(schema_entries(_read("src", "schema.def"))), pxd_path),
-        init_path: replace_part(_read(init_path), render_init(families(_read("src", "ops.def"))), init_path),
+        init_path: replace_part(_read(init_path), render_init(families(_read("src", "schema.def"))), init_path),
     }
 
 

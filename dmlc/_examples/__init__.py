@@ -1,6 +1,6 @@
 """The worked examples of DirectML's reference pages, transcribed as data.
 
-Each operator family (src/ops.def) has a module here holding ``EXAMPLES``: a list of :class:`Example`.  ``dmlc examples``
+Each operator family (src/schema.def) has a module here holding ``EXAMPLES``: a list of :class:`Example`.  ``dmlc examples``
 runs them through the library and tests use them as golden tables, so the values are
 written once, here.
 """

@@ -5,7 +5,7 @@ Run it with ``python bench/run.py`` from a checkout or ``dmlc bench`` (``--quick
 subset, ``--filter TEXT`` to pick workloads, ``--threads 1,2,4`` for the scaling of dmlc's
 rows with the thread count, ``--busy N`` to time everything beside N processes that keep a
 core busy each).  Each module of this package (one per
-operator family of src/ops.def, in its order, then any others) provides
+operator family of src/schema.def, in its order, then any others) provides
 ``workloads(quick)``: a list of :class:`Workload`.  Times are the best of several runs;
 GB/s counts the bytes read plus the bytes written once.
 """
@@ -23,7 +23,7 @@ import numpy as np
 
 
 def _modules():
-    """This package's workload modules: the operator families first, in ops.def's order."""
+    """This package's workload modules: the operator families first, in schema.def's order."""
     import pkgutil
 
     from dmlc._core import FAMILIES

@@ -31,7 +31,7 @@ def _f32(expr):
     return f"np.array({expr}, np.float32)"
 
 
-#: One example per operator type of src/ops.def: the input arrays (Python expressions, used
+#: One example per operator type of src/schema.def: the input arrays (Python expressions, used
 #: verbatim in the snippets), the Python call, and the desc's non-tensor fields.  Tensor
 #: fields bind the arrays by name: inputs by their variable, outputs "y" (or y0, y1, ... for
 #: several) in field order; "outputs", where given, is what those hold instead of the Python
@@ -271,9 +271,9 @@ def struct_fields(op):
 
 
 def implemented_operators():
-    """The operator names of src/ops.def, in its order."""
-    text = open(os.path.join(ROOT, "src", "ops.def")).read()
-    return re.findall(r"^DMLC_OP\((\w+),", text, re.M)
+    """The operator names of src/schema.def, in its order."""
+    text = open(os.path.join(ROOT, "src", "schema.def")).read()
+    return re.findall(r"^DMLC_SCHEMA\((\w+),", text, re.M)
 
 
 def _is_tensor(ctype):
@@ -627,11 +627,11 @@ def struct_block(op):
 
 def generate(outdir):
     """Writes ops/<OP>.rst, ops/<OP>.struct.rst, ops/<OP>.c and ops/<OP>.expected for every
-    operator of src/ops.def under outdir."""
+    operator of src/schema.def under outdir."""
     os.makedirs(os.path.join(outdir, "ops"), exist_ok=True)
     for op in implemented_operators():
         if op not in CASES:
-            raise LookupError(f"DML_OPERATOR_{op} is in src/ops.def but has no example in docs/_ext/dmlc_calls.py")
+            raise LookupError(f"DML_OPERATOR_{op} is in src/schema.def but has no example in docs/_ext/dmlc_calls.py")
         rst, c_source, c_expected = page_fragment(op)
         for suffix, text in ((".rst", rst), (".struct.rst", struct_block(op)), (".c", c_source),
                              (".expected", c_expected)):

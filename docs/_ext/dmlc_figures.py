@@ -3,7 +3,7 @@
 Each figure function calls dmlc, asserts the result against a plain NumPy statement of the
 operator's rule (written here, independently of dmlc), and only then draws it: a wrong
 picture is a failed build, never a published one.  ``FIGURES`` maps each picture's file name
-to its function; ``OPERATOR_FIGURES`` says which picture each operator page of src/ops.def shows.
+to its function; ``OPERATOR_FIGURES`` says which picture each operator page of src/schema.def shows.
 """
 import os
 

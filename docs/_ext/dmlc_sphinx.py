@@ -106,13 +106,13 @@ def examples_header(app, what, name, obj, options, lines):
 
 
 def _inputs_stamp():
-    """What the generated files depend on: the generators, the header, ops.def and the dmlc
+    """What the generated files depend on: the generators, the header, schema.def and the dmlc
     build they ran."""
     import hashlib
 
     import dmlc
     h = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(HERE, "*.py"))) + [dmlc_calls.HEADER, os.path.join(ROOT, "src", "ops.def"),
+    for path in sorted(glob.glob(os.path.join(HERE, "*.py"))) + [dmlc_calls.HEADER, os.path.join(ROOT, "src", "schema.def"),
                                                                   os.path.join(ROOT, "CHANGELOG.md")]:
         if os.path.exists(path):
             with open(path, "rb") as f:

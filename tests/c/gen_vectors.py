@@ -1026,8 +1026,8 @@ def build():
     cases += nonzero_cases(np.random.default_rng(24))
     cases += roi_cases(np.random.default_rng(24))
     ops = {c.op for c in cases}
-    with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "ops.def"), encoding="utf-8") as f:
-        implemented = set(re.findall(r"^DMLC_OP\((\w+),", f.read(), re.M))
+    with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "schema.def"), encoding="utf-8") as f:
+        implemented = set(re.findall(r"^DMLC_SCHEMA\((\w+),", f.read(), re.M))
     assert ops == implemented, sorted(implemented ^ ops)  # every operator dmlc implements
     assert {t.dtype for c in cases for t in c.inputs} == {np.dtype(d) for d in ALL_DTYPES}
     return emit(cases)
