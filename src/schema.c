@@ -1,7 +1,9 @@
 /* schema.c - what every operator's desc gets from src/schema.def: the proof, at compile time,
- * that the schema and the header's structs agree, and the check of pointers and counts that
- * runs before a family reads a desc. */
+ * that the schema and the header's structs agree, and the check of pointers, counts and
+ * tensor data types that runs before a family reads a desc. */
 #include "dmlc_internal.h"
+
+#include <stdio.h>
 
 /* ---- The schema is the header, field by field ------------------------------------------
  * From each entry the compiler lays out a shadow struct, dmlc_shadow_<NAME>, with the
@@ -68,23 +70,67 @@ static int is_array(unsigned type)
            type == DMLC_FT_FLOAT_ARRAY;
 }
 
+/* ---- Data types ---------------------------------------------------------------------------
+ * A tensor's DataType against the types its field accepts (the entry's data types, or the
+ * index types for a DMLC_FIELD_INDICES tensor), listed in this order in the message:
+ * "InputTensor.DataType is INT32, expected FLOAT64, FLOAT32 or FLOAT16".  A tensor desc
+ * that is not a readable buffer desc, or a DataType that is none of the eleven, is left to
+ * the family's dmlc_tensor_init, which names what is wrong with it. */
+static const DML_TENSOR_DATA_TYPE type_order[] = {
+    DML_TENSOR_DATA_TYPE_FLOAT64, DML_TENSOR_DATA_TYPE_FLOAT32, DML_TENSOR_DATA_TYPE_FLOAT16,
+    DML_TENSOR_DATA_TYPE_INT32,   DML_TENSOR_DATA_TYPE_INT64,   DML_TENSOR_DATA_TYPE_UINT32,
+    DML_TENSOR_DATA_TYPE_UINT64,  DML_TENSOR_DATA_TYPE_INT16,   DML_TENSOR_DATA_TYPE_INT8,
+    DML_TENSOR_DATA_TYPE_UINT16,  DML_TENSOR_DATA_TYPE_UINT8};
+
+static HRESULT check_type(const char* opname, const char* field, const DML_TENSOR_DESC* t, unsigned accepted)
+{
+    const DML_BUFFER_TENSOR_DESC* b;
+    char list[160], name[DMLC_TYPE_NAME_SIZE], shown[DMLC_TYPE_NAME_SIZE];
+    unsigned left = 0;
+    size_t n = 0;
+    if (!t || t->Type != DML_TENSOR_TYPE_BUFFER || !t->Desc) return S_OK;
+    b = (const DML_BUFFER_TENSOR_DESC*)t->Desc;
+    if ((unsigned)b->DataType >= 32 || !(DMLC_TYPES_ALL >> b->DataType & 1u) || (accepted >> b->DataType & 1u))
+        return S_OK;
+    for (size_t i = 0; i < sizeof type_order / sizeof type_order[0]; ++i) left += accepted >> type_order[i] & 1u;
+    list[0] = '\0';
+    for (size_t i = 0; i < sizeof type_order / sizeof type_order[0]; ++i) {
+        if (!(accepted >> type_order[i] & 1u)) continue;
+        --left;
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", dmlc_data_type_name(type_order[i], shown),
+                              left > 1 ? ", " : left == 1 ? " or " : "");
+    }
+    return dmlc_fail(E_INVALIDARG, opname, "%s.DataType is %s, expected %s", field,
+                     dmlc_data_type_name(b->DataType, name), list);
+}
+
 HRESULT dmlc_schema_check(DML_OPERATOR_TYPE type, const char* opname, const void* desc, int infer)
 {
     const dmlc_schema* s = dmlc_schema_find(type);
     const char* d = (const char*)desc;
+    const unsigned data = s->types;
+    const unsigned index = s->flags & DMLC_SCHEMA_SIGNED_INDICES ? DMLC_TYPES_SIGNED_INDEX : DMLC_TYPES_INDEX;
+    HRESULT hr;
     for (unsigned i = 0; i < s->field_count; ++i) {
         const dmlc_field* f = &s->fields[i];
         const void* p;
-        UINT count;
-        if (!is_array(f->type) || (f->flags & DMLC_FIELD_OPTIONAL)) continue;
+        UINT count = 1;
         if (infer && f->kind == DMLC_KIND_OUTPUT && !(s->flags & DMLC_SCHEMA_INFER_READS_OUTPUTS)) continue;
+        if (!is_array(f->type) && f->type != DMLC_FT_TENSOR) continue;
         memcpy(&p, d + f->offset, sizeof p);
-        memcpy(&count, d + f->count_offset, sizeof count);
-        if (count && !p) {
+        if (is_array(f->type)) memcpy(&count, d + f->count_offset, sizeof count);
+        if (count && !p && is_array(f->type) && !(f->flags & DMLC_FIELD_OPTIONAL)) {
             if (f->type == DMLC_FT_TENSOR_ARRAY) /* names its count: a list of tensors is NULL, not one */
                 return dmlc_fail(E_POINTER, opname, "%s is NULL (%s is %u)", f->name, f->count_name, count);
             return dmlc_fail(E_POINTER, opname, "%s is NULL", f->name);
         }
+        /* A tensor array's elements are left to its family, which reads none of them before
+         * it has room for Count of them: a Count far beyond the array fails there with
+         * E_OUTOFMEMORY, where this loop would read past the array's end. */
+        if (f->type == DMLC_FT_TENSOR &&
+            FAILED(hr = check_type(opname, f->name, (const DML_TENSOR_DESC*)p,
+                                   f->flags & DMLC_FIELD_INDICES ? index : data)))
+            return hr;
     }
     return S_OK;
 }

@@ -226,8 +226,7 @@ def malformed_cases():
 
     return pool_window_cases(avg_desc, P0, P1) + [
         ("integer type", lambda r: avg_desc(r, 1, t(r, X, np.int32), t(r, Y, np.int32)), E_INVALIDARG,
-         P1 + "InputTensor.DataType is INT32, expected FLOAT64, FLOAT32 or FLOAT16 (an average is a floating-point "
-              "value)"),
+         P1 + "InputTensor.DataType is INT32, expected FLOAT64, FLOAT32 or FLOAT16"),
         ("uint8 type", lambda r: avg_desc(r, 0, t(r, X, np.uint8), t(r, Y, np.uint8)), E_INVALIDARG,
          P0 + "InputTensor.DataType is UINT8, expected FLOAT64, FLOAT32 or FLOAT16"),
         ("IncludePadding 2", lambda r: avg_desc(r, 1, t(r, X), t(r, Y), include=2), E_INVALIDARG,

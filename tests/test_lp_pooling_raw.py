@@ -173,8 +173,7 @@ def malformed_cases():
 
     return pool_window_cases(lp_desc, P0, P1) + [
         ("integer type", lambda r: lp_desc(r, 1, t(r, X, np.int32), t(r, Y, np.int32)), E_INVALIDARG,
-         P1 + "InputTensor.DataType is INT32, expected FLOAT64, FLOAT32 or FLOAT16 (an LP norm is a floating-point "
-              "value)"),
+         P1 + "InputTensor.DataType is INT32, expected FLOAT64, FLOAT32 or FLOAT16"),
         ("uint8 type", lambda r: lp_desc(r, 0, t(r, X, np.uint8), t(r, Y, np.uint8)), E_INVALIDARG,
          P0 + "InputTensor.DataType is UINT8, expected FLOAT64, FLOAT32 or FLOAT16"),
         ("P 0", lambda r: lp_desc(r, 1, t(r, X), t(r, Y), p=0), E_INVALIDARG,

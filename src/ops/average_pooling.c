@@ -530,14 +530,10 @@ static ap_args read_args(DML_OPERATOR_TYPE type, const void* desc)
     }
 }
 
-/* The input's type, IncludePadding and the window fields; the output sizes into sh. */
+/* IncludePadding and the window fields (the schema's check took the input's type: FLOAT16,
+ * FLOAT32 and FLOAT64, an average being a floating-point value); the output sizes into sh. */
 static HRESULT validate(const char* opname, const ap_args* a, const dmlc_tensor* in, dmlc_shapes* sh)
 {
-    char name[DMLC_TYPE_NAME_SIZE];
-    if (in->type != DML_TENSOR_DATA_TYPE_FLOAT32 && in->type != DML_TENSOR_DATA_TYPE_FLOAT16 &&
-        in->type != DML_TENSOR_DATA_TYPE_FLOAT64)
-        return dmlc_fail(E_INVALIDARG, opname, "InputTensor.DataType is %s, expected FLOAT64, FLOAT32 or FLOAT16 "
-                         "(an average is a floating-point value)", dmlc_data_type_name(in->type, name));
     if (a->include_padding != 0 && a->include_padding != 1)
         return dmlc_fail(E_INVALIDARG, opname, "IncludePadding is %d, expected FALSE (0) or TRUE (1)",
                          (int)a->include_padding);

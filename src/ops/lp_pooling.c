@@ -40,14 +40,10 @@ static lp_args read_args(DML_OPERATOR_TYPE type, const void* desc)
     }
 }
 
-/* The input's type, P and the window fields; the output sizes into sh. */
+/* P and the window fields (the schema's check took the input's type: FLOAT16, FLOAT32 and
+ * FLOAT64, an LP norm being a floating-point value); the output sizes into sh. */
 static HRESULT validate(const char* opname, const lp_args* a, const dmlc_tensor* in, dmlc_shapes* sh)
 {
-    char name[DMLC_TYPE_NAME_SIZE];
-    if (in->type != DML_TENSOR_DATA_TYPE_FLOAT32 && in->type != DML_TENSOR_DATA_TYPE_FLOAT16 &&
-        in->type != DML_TENSOR_DATA_TYPE_FLOAT64)
-        return dmlc_fail(E_INVALIDARG, opname, "InputTensor.DataType is %s, expected FLOAT64, FLOAT32 or FLOAT16 "
-                         "(an LP norm is a floating-point value)", dmlc_data_type_name(in->type, name));
     if (a->p == 0)
         return dmlc_fail(E_INVALIDARG, opname, "P is 0, expected at least 1 (the norm's exponent)");
     return dmlc_pool_window_validate(opname, &a->win, in, sh);

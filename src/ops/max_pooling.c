@@ -974,15 +974,10 @@ HRESULT dmlc_create_max_pooling(DML_OPERATOR_TYPE type, const char* opname, cons
         FAILED(hr = dmlc_tensor_same_type(&in, "InputTensor", &outs[0], "OutputTensor", opname)) ||
         FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[0], "OutputTensor", opname)))
         return hr;
-    if (a.idx_desc) {
-        char name[DMLC_TYPE_NAME_SIZE];
+    if (a.idx_desc) /* UINT32 or UINT64: the schema's check took its type */
         if (FAILED(hr = dmlc_tensor_init(&outs[1], a.idx_desc, opname, "OutputIndicesTensor", 3, 5, DMLC_OUTPUT)) ||
             FAILED(hr = dmlc_tensor_same_rank(&in, "InputTensor", &outs[1], "OutputIndicesTensor", opname)))
             return hr;
-        if (outs[1].type != DML_TENSOR_DATA_TYPE_UINT32 && outs[1].type != DML_TENSOR_DATA_TYPE_UINT64)
-            return dmlc_fail(E_INVALIDARG, opname, "OutputIndicesTensor.DataType is %s, expected UINT32 or UINT64",
-                             dmlc_data_type_name(outs[1].type, name));
-    }
     if (FAILED(hr = validate(opname, &a, &in, &sh))) return hr;
     o = dmlc_operator_alloc(type, opname, 1, a.outputs, sizeof(mp_state));
     if (!o) return E_OUTOFMEMORY;

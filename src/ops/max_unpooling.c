@@ -280,11 +280,7 @@ static void max_unpooling_execute(const DMLC_OPERATOR_T* op, const void* const* 
 static HRESULT validate(const char* opname, const dmlc_tensor* in, const dmlc_tensor* idx, const dmlc_tensor* out,
                         dmlc_shapes* sh)
 {
-    char name[DMLC_TYPE_NAME_SIZE];
     HRESULT hr;
-    if (idx->type != DML_TENSOR_DATA_TYPE_UINT32 && idx->type != DML_TENSOR_DATA_TYPE_UINT64)
-        return dmlc_fail(E_INVALIDARG, opname, "IndicesTensor.DataType is %s, expected UINT32 or UINT64",
-                         dmlc_data_type_name(idx->type, name));
     if (FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", idx, "IndicesTensor", opname))) return hr;
     for (UINT d = 0; d < in->ndim; ++d)
         if (FAILED(hr = dmlc_tensor_expect_size(idx, opname, "IndicesTensor", d, in->sizes[d], "InputTensor.Sizes[%u]",
