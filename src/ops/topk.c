@@ -224,7 +224,8 @@ static inline int32_t tk_nk_f32(float v)
  * block's greatest narrow key (a branch-free loop the compiler vectorises for unit
  * strides); with K blocks or more, the K-th greatest of those maxima, t, is a second bar:
  * K elements have a key >= t, so an element below t is never among the K best (on sorted
- * input this keeps all but about K blocks out of the buffer).  Then only a block whose
+ * input this keeps all but about K blocks out of the buffer).  Only the maxima above the
+ * bars take part in that selection: with fewer than K of them, t would raise nothing.  Then only a block whose
  * maximum clears both bars is visited: its keys and a byte per element (1: above the bars)
  * in one more branch-free loop, and only the elements whose byte is set (found eight bytes
  * at a time) enter, in index order; each is compared again, since a flush within the
@@ -277,6 +278,7 @@ static inline int32_t tk_nk_f32(float v)
         for (uint64_t s = c0; s < c1;) {                                                                          \
             const uint64_t se = c1 - s < TK_SEG * TK_BLOCK ? c1 : s + TK_SEG * TK_BLOCK;                          \
             const uint64_t nb = (se - s + TK_BLOCK - 1) / TK_BLOCK;                                               \
+            uint64_t above = 0; /* sel[0, above): the maxima above the bar (all, while open) */                   \
             for (uint64_t b = 0; b < nb; ++b) {                                                                   \
                 const uint64_t i = s + b * TK_BLOCK, len = se - i < TK_BLOCK ? se - i : TK_BLOCK;                 \
                 const T* xb = x + (int64_t)i * stride;                                                            \
@@ -292,10 +294,11 @@ static inline int32_t tk_nk_f32(float v)
                         m = v > m ? v : m;                                                                        \
                     }                                                                                             \
                 }                                                                                                 \
-                mx[b] = sel[b] = m;                                                                               \
+                mx[b] = sel[above] = m;                                                                           \
+                above += (uint64_t)(open | (m > thr));                                                            \
             }                                                                                                     \
-            if (nb >= k) {                                                                                        \
-                const NK t = tk_kth_##NAME(sel, nb, k);                                                           \
+            if (above >= k) { /* else the K-th greatest maximum is at or below the bar */                        \
+                const NK t = tk_kth_##NAME(sel, above, k);                                                        \
                 if (t != (NK)(NKMIN) && (open || (NK)(t - 1) > thr)) {                                            \
                     thr = (NK)(t - 1);                                                                            \
                     open = 0;                                                                                     \
