@@ -83,6 +83,30 @@ def test_batch_dims(rng):
     assert_same_bits(dmlc.gather_nd(x, np.zeros((2, 3, 1, 2), np.int64), batch_dims=np.int64(2)), x[:, :, :1, 0])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint32, np.float64, np.int64, np.uint64])
+def test_single_element_tuples(rng, dtype):
+    """Tuples of 2 or 3 coordinates picking one 4- or 8-byte element each (the kernel
+    specialised for them): every index dtype of 4 or 8 bytes, coordinates spilling past
+    both ends (clamped), strided data, a strided out=, a single tuple, batch_dims 1, and a
+    strided index tensor (the general kernel); dtype x index dtype x case sampled."""
+    c = [np.float32, np.int32, np.uint32, np.float64, np.int64, np.uint64].index(dtype)
+    idts = [np.int32, np.int64, np.uint32, np.uint64]
+    x = random_array(rng, (6, 7, 9, 5), dtype)
+    for case, t in enumerate((2, 3, 2, 3, 2, 3)):
+        idt = idts[(c + case) % 4]
+        data = (x[0], x[0], x[:, :, ::2, 1], x.transpose(3, 2, 1, 0)[0], x[0], x[0])[case]
+        i = _tuples(rng, (300,) if case != 4 else (), data.shape[:t], idt, spill=3)
+        if case == 5:
+            i = np.repeat(i, 2, axis=0)[::2]  # a view: the index tensor is not packed
+        want = ref_gather_nd(data, i)
+        out = np.zeros(want.shape + (2,), dtype)[..., 0]  # strided
+        assert dmlc.gather_nd(data, i, out=out) is out
+        assert_same_bits(out, want)
+        assert_same_bits(dmlc.gather_nd(data, i), want)
+    batch = _tuples(rng, (6, 40), x.shape[1:3], idts[c % 4])
+    assert_same_bits(dmlc.gather_nd(x[..., 0], batch, batch_dims=1), ref_gather_nd(x[..., 0], batch, 1))
+
+
 def test_scatter_duplicates_the_later_wins():
     x = np.zeros((3, 2), np.float32)
     i = np.array([[1], [2], [1], [-2]])

@@ -3,12 +3,16 @@ and torch.topk and ONNX Runtime's TopK where they agree with dmlc's order and ti
 (docs/operators/top_k1.rst): every dtype, 1 to 8 dimensions, both directions, ties, NaNs and
 signed zeros, strides, out=, index types, small and large k (heap and selection kernels),
 rows split across threads, zero-size arrays, and every argument fed wrong values."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 import dmlc
 from reference import ref_top_k
-from support import ALL_DTYPES, random_array
+from support import ALL_DTYPES, child_cwd, child_env, random_array
 
 
 def small_ints(rng, shape, dtype):
@@ -105,6 +109,53 @@ def test_heap_selection_and_parts_across_threads(rng):
                 check(long_rows[0], 1000, 0, largest)
     finally:
         dmlc.set_num_threads(0 if before == dmlc.get_num_threads() else before)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_long_rows_sorted_tied_and_extreme(rng, dtype):
+    """Rows longer than the kernel's segment (256 blocks of 64 elements), whose K-th
+    greatest block maximum becomes a second bar: random, ascending, descending, tie-heavy
+    and strided rows, and rows of the type's extreme values (where that maximum is the
+    least key and bars nothing); k below, at and above 256 (the blocks of a segment).
+    dtype x case x k sampled, every case and k reached."""
+    n = 20000
+    x = random_array(rng, (n,), dtype)
+    up = np.sort(x)
+    hi, lo = ((np.finfo(dtype).max, np.finfo(dtype).min) if np.dtype(dtype).kind == "f"
+              else (np.iinfo(dtype).max, np.iinfo(dtype).min))
+    cases = [x, up, up[::-1], small_ints(rng, (n,), dtype), np.full(n, hi, dtype), np.full(n, lo, dtype),
+             np.stack([up, x])[:, ::2], np.stack([x, up[::-1]]).T]
+    ks = (1, 50, 256, 257, 2000)
+    axes = (0, 0, 0, 0, 0, 0, 1, 0)
+    for c, (arr, axis) in enumerate(zip(cases, axes)):
+        for j, largest in enumerate((True, False)):
+            check(arr, ks[(c + j + ALL_DTYPES.index(dtype)) % len(ks)], axis, largest)
+
+
+def test_without_scratch_memory():
+    """DMLC_TEST_NO_SCRATCH=1 makes the operator allocate nothing, as if no memory were to
+    be had: K above 64 takes the stack-only passes, and few long rows across threads merge
+    whole rows instead of parts.  The results are the same."""
+    code = """if True:
+        import numpy as np, dmlc
+        from reference import ref_top_k
+        rng = np.random.default_rng(5)
+        dmlc.set_num_threads(2)
+        ties = rng.integers(0, 4, size=(3, 3000)).astype(np.float32)
+        long_rows = rng.standard_normal((1, 300000)).astype(np.float32)
+        for x, k in ((ties, 65), (ties, 1000), (ties[:, ::-1], 200), (long_rows, 20), (long_rows, 300)):
+            for largest in (True, False):
+                v, i = dmlc.top_k(x, k, largest=largest)
+                rv, ri = ref_top_k(x, k, 1, largest)
+                assert (i == ri).all() and (v.view(np.uint32) == rv.view(np.uint32)).all(), (x.shape, k, largest)
+        print("same")
+    """
+    env = child_env(DMLC_TEST_NO_SCRATCH="1")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.abspath(__file__)), env["PYTHONPATH"]])
+    r = subprocess.run([sys.executable, "-c", code], env=env, cwd=child_cwd(), capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "same\n"
 
 
 def test_strided_views(rng):

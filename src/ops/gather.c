@@ -524,7 +524,10 @@ static DMLC_OPERATOR_T* alloc_indexing(DML_OPERATOR_TYPE type, const char* opnam
  * every coordinate but Axis's, so they belong to one unit and are applied in increasing
  * Axis order, their row-major order, whatever the split across threads. */
 typedef struct ge_state ge_state;
-typedef void (*ge_fn)(const ge_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end);
+/* The kernels of GATHER_ELEMENTS, SCATTER_ELEMENTS, GATHER_ND(1) and SCATTER_ND: units
+ * [begin, end) of the operator's state st (a ge_state or an nd_state), W walked alongside
+ * the indices and T indexed by them (see each family's comment). */
+typedef void (*ix_fn)(const void* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end);
 
 struct ge_state {
     UINT es;                 /* element size */
@@ -535,7 +538,7 @@ struct ge_state {
     ga_dims rest;            /* the other dimensions: a = W strides, b = Indices strides, c = T strides */
     int axis_inner;          /* Axis has W's smaller stride: walk it innermost (contiguous runs) */
     dmlc_copy_plan copy;     /* SCATTER_ELEMENTS: Input -> Output */
-    ge_fn fn;
+    ix_fn fn;
 };
 
 /* One element: W[p] = T[i] (gather, i clamped) or T[i] = W[p] (scatter, i in range). */
@@ -585,10 +588,10 @@ static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* 
 }
 
 #define GE_FN(ES, KIND, SC)                                                                                     \
-    static void ge_##ES##_##KIND##_##SC(const ge_state* st, char* w, char* t, const char* idx, uint64_t begin, \
+    static void ge_##ES##_##KIND##_##SC(const void* st, char* w, char* t, const char* idx, uint64_t begin,     \
                                         uint64_t end)                                                        \
     {                                                                                                        \
-        ge_body(st, w, t, idx, begin, end, ES, KIND, SC);                                                    \
+        ge_body((const ge_state*)st, w, t, idx, begin, end, ES, KIND, SC);                                   \
     }
 #define GE_FNS(KIND, SC) GE_FN(1, KIND, SC) GE_FN(2, KIND, SC) GE_FN(4, KIND, SC) GE_FN(8, KIND, SC)
 GE_FNS(0, 0) GE_FNS(1, 0) GE_FNS(2, 0) GE_FNS(3, 0)
@@ -596,39 +599,47 @@ GE_FNS(0, 1) GE_FNS(1, 1) GE_FNS(2, 1) GE_FNS(3, 1)
 #undef GE_FNS
 #undef GE_FN
 
-static ge_fn ge_fn_for(UINT es, int kind, int scatter)
+static ix_fn ge_fn_for(UINT es, int kind, int scatter)
 {
 #define GE_ROW(KIND, SC) {ge_1_##KIND##_##SC, ge_2_##KIND##_##SC, ge_4_##KIND##_##SC, ge_8_##KIND##_##SC}
-    static const ge_fn table[2][4][4] = {{GE_ROW(0, 0), GE_ROW(1, 0), GE_ROW(2, 0), GE_ROW(3, 0)},
+    static const ix_fn table[2][4][4] = {{GE_ROW(0, 0), GE_ROW(1, 0), GE_ROW(2, 0), GE_ROW(3, 0)},
                                          {GE_ROW(0, 1), GE_ROW(1, 1), GE_ROW(2, 1), GE_ROW(3, 1)}};
 #undef GE_ROW
     const int e = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
     return table[scatter][kind][e];
 }
 
-typedef struct ge_job {
-    const ge_state* st;
+/* One call of an ix_fn, its units shared out across threads (work_bytes: as
+ * dmlc_parallel_for). */
+typedef struct ix_job {
+    ix_fn fn;
+    const void* st;
     char* w;
     char* t;
     const char* idx;
-} ge_job;
+} ix_job;
 
-static void ge_range(void* vjob, uint64_t begin, uint64_t end)
+static void ix_range(void* vjob, uint64_t begin, uint64_t end)
 {
-    const ge_job* job = (const ge_job*)vjob;
-    job->st->fn(job->st, job->w, job->t, job->idx, begin, end);
+    const ix_job* job = (const ix_job*)vjob;
+    job->fn(job->st, job->w, job->t, job->idx, begin, end);
+}
+
+static void ix_run(ix_fn fn, const void* st, char* w, char* t, const char* idx, uint64_t units, uint64_t work_bytes)
+{
+    ix_job job;
+    job.fn = fn;
+    job.st = st;
+    job.w = w;
+    job.t = t;
+    job.idx = idx;
+    dmlc_parallel_for(units, work_bytes, ix_range, &job);
 }
 
 static void elements_run(const DMLC_OPERATOR_T* op, char* w, char* t, const char* idx)
 {
     const ge_state* st = (const ge_state*)op->state;
-    const uint64_t count = op->inputs[1].count;
-    ge_job job;
-    job.st = st;
-    job.w = w;
-    job.t = t;
-    job.idx = idx;
-    dmlc_parallel_for(st->rest.count, count * (st->es * 2 + st->xs), ge_range, &job);
+    ix_run(st->fn, st, w, t, idx, st->rest.count, op->inputs[1].count * (st->es * 2 + st->xs));
 }
 
 static void gather_elements_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
@@ -769,7 +780,6 @@ static void plan_elements(ge_state* st, const ix_args* a, const dmlc_tensor* in,
  * each range of them walks every tuple in order and writes those landing in it, so a
  * later duplicate wins whatever the split. */
 typedef struct nd_state nd_state;
-typedef void (*nd_fn)(const nd_state* st, char* w, char* t, const char* idx, uint64_t begin, uint64_t end);
 
 struct nd_state {
     UINT es;                       /* element size */
@@ -785,7 +795,7 @@ struct nd_state {
     uint64_t inner_count;
     int inner_run;                 /* the block is one contiguous run in both tensors */
     dmlc_copy_plan copy;           /* SCATTER_ND: Input -> Output */
-    nd_fn fn;
+    ix_fn fn;
 };
 
 /* Tuple j's offsets: in W (elements) and in T (elements, *dest its destination number for
@@ -834,10 +844,10 @@ static GA_INLINE void nd_body(const nd_state* st, char* w, char* t, const char* 
 }
 
 #define ND_FN(ES, KIND, SC)                                                                                     \
-    static void nd_##ES##_##KIND##_##SC(const nd_state* st, char* w, char* t, const char* idx, uint64_t begin, \
+    static void nd_##ES##_##KIND##_##SC(const void* st, char* w, char* t, const char* idx, uint64_t begin,     \
                                         uint64_t end)                                                        \
     {                                                                                                        \
-        nd_body(st, w, t, idx, begin, end, ES, KIND, SC);                                                    \
+        nd_body((const nd_state*)st, w, t, idx, begin, end, ES, KIND, SC);                                   \
     }
 #define ND_FNS(KIND, SC) ND_FN(0, KIND, SC) ND_FN(1, KIND, SC) ND_FN(2, KIND, SC) ND_FN(4, KIND, SC) ND_FN(8, KIND, SC)
 ND_FNS(0, 0) ND_FNS(1, 0) ND_FNS(2, 0) ND_FNS(3, 0)
@@ -845,52 +855,78 @@ ND_FNS(0, 1) ND_FNS(1, 1) ND_FNS(2, 1) ND_FNS(3, 1)
 #undef ND_FNS
 #undef ND_FN
 
-static nd_fn nd_fn_for(UINT es, int kind, int scatter)
+/* The gathers' single elements (data[b+k..r) empty: one element per tuple) of 4 or 8 bytes
+ * with tuples of K = 2 or 3 coordinates in one merged tuple dimension (a packed index
+ * tensor, or a single tuple): a gather of pixels or of a matrix's entries, where each
+ * tuple is one random read and the per-tuple work is the cost.  The sizes and strides are
+ * hoisted into locals, the K coordinates unrolled, and the element moved as one load and
+ * one store: no loop over coordinates, no division, no call per tuple. */
+static GA_INLINE void nd_elements_body(const nd_state* st, char* w, const char* t, const char* idx, uint64_t begin,
+                                       uint64_t end, const UINT ES, const int KIND, const UINT K)
+{
+    const ga_dims* g = &st->tuples;
+    const int64_t xs = st->xs, xj = g->nd ? g->a[0] * xs : 0, wj = g->nd ? g->b[0] * (int64_t)ES : 0;
+    const int64_t tj = g->nd ? g->c[0] : 0, xc = st->x_comp * xs;
+    const uint64_t n0 = st->n[0], n1 = st->n[1], n2 = K == 3 ? st->n[2] : 1;
+    const int64_t s0 = st->t_st[0], s1 = st->t_st[1], s2 = K == 3 ? st->t_st[2] : 0;
+    const char* xp = idx + (int64_t)begin * xj;
+    char* wp = w + (int64_t)begin * wj;
+    for (uint64_t j = begin; j < end; ++j, xp += xj, wp += wj) {
+        int64_t o = (int64_t)j * tj + (int64_t)index_at(xp, KIND, n0) * s0 + (int64_t)index_at(xp + xc, KIND, n1) * s1;
+        if (K == 3) o += (int64_t)index_at(xp + 2 * xc, KIND, n2) * s2;
+        memcpy(wp, t + o * (int64_t)ES, ES);
+    }
+}
+
+#define NE_FN(ES, KIND, K)                                                                                      \
+    static void ne_##ES##_##KIND##_##K(const void* st, char* w, char* t, const char* idx, uint64_t begin,      \
+                                       uint64_t end)                                                         \
+    {                                                                                                        \
+        nd_elements_body((const nd_state*)st, w, t, idx, begin, end, ES, KIND, K);                           \
+    }
+#define NE_FNS(KIND) NE_FN(4, KIND, 2) NE_FN(4, KIND, 3) NE_FN(8, KIND, 2) NE_FN(8, KIND, 3)
+NE_FNS(0) NE_FNS(1) NE_FNS(2) NE_FNS(3)
+#undef NE_FNS
+#undef NE_FN
+
+static ix_fn nd_body_fn_for(UINT es, int kind, int scatter)
 {
 #define ND_ROW(KIND, SC) {nd_0_##KIND##_##SC, nd_1_##KIND##_##SC, nd_2_##KIND##_##SC, nd_4_##KIND##_##SC, nd_8_##KIND##_##SC}
-    static const nd_fn table[2][4][5] = {{ND_ROW(0, 0), ND_ROW(1, 0), ND_ROW(2, 0), ND_ROW(3, 0)},
+    static const ix_fn table[2][4][5] = {{ND_ROW(0, 0), ND_ROW(1, 0), ND_ROW(2, 0), ND_ROW(3, 0)},
                                          {ND_ROW(0, 1), ND_ROW(1, 1), ND_ROW(2, 1), ND_ROW(3, 1)}};
 #undef ND_ROW
     const int e = es == 0 ? 0 : es == 1 ? 1 : es == 2 ? 2 : es == 4 ? 3 : 4;
     return table[scatter][kind][e];
 }
 
-typedef struct nd_job {
-    const nd_state* st;
-    char* w;
-    char* t;
-    const char* idx;
-} nd_job;
-
-static void nd_range(void* vjob, uint64_t begin, uint64_t end)
+/* The kernel: nd_elements_body's where it applies, else nd_body's by element size (0: a
+ * block of several elements), index kind and direction. */
+static ix_fn nd_fn_for(const nd_state* st, int kind, int scatter)
 {
-    const nd_job* job = (const nd_job*)vjob;
-    job->st->fn(job->st, job->w, job->t, job->idx, begin, end);
+#define NE_ROW(KIND) {ne_4_##KIND##_2, ne_4_##KIND##_3, ne_8_##KIND##_2, ne_8_##KIND##_3}
+    static const ix_fn elements[4][4] = {NE_ROW(0), NE_ROW(1), NE_ROW(2), NE_ROW(3)};
+#undef NE_ROW
+    if (!scatter && st->inner_count == 1 && (st->es == 4 || st->es == 8) && (st->k == 2 || st->k == 3) &&
+        st->tuples.nd <= 1)
+        return elements[kind][(st->es == 8) * 2 + (st->k == 3)];
+    return nd_body_fn_for(st->inner_count == 1 ? st->es : 0, kind, scatter);
 }
 
 static void gather_nd_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const nd_state* st = (const nd_state*)op->state;
-    nd_job job;
-    job.st = st;
-    job.w = (char*)out[0];
-    job.t = (char*)in[0];
-    job.idx = (const char*)in[1];
-    dmlc_parallel_for(st->tuples.count, op->outputs[0].count * st->es * 2 + op->inputs[1].count * st->xs, nd_range, &job);
+    ix_run(st->fn, st, (char*)out[0], (char*)in[0], (const char*)in[1], st->tuples.count,
+           op->outputs[0].count * st->es * 2 + op->inputs[1].count * st->xs);
 }
 
 static void scatter_nd_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const nd_state* st = (const nd_state*)op->state;
-    nd_job job;
     /* Bound in place (output at exactly the input's memory, one layout): nothing to copy. */
     if (out[0] != in[0]) dmlc_copy_run(&st->copy, out[0], in[0]);
-    job.st = st;
-    job.w = (char*)in[2];
-    job.t = (char*)out[0];
-    job.idx = (const char*)in[1];
     /* Every range reads every index: one range per thread, and only for enough updates. */
-    dmlc_parallel_for(st->dest_count, op->inputs[2].count * st->es * 2, nd_range, &job);
+    ix_run(st->fn, st, (char*)in[2], (char*)out[0], (const char*)in[1], st->dest_count,
+           op->inputs[2].count * st->es * 2);
 }
 
 static ix_args read_nd_args(DML_OPERATOR_TYPE type, const void* desc)
@@ -1066,7 +1102,7 @@ static void plan_nd(nd_state* st, const ix_args* a, const dmlc_tensor* in, const
         }
         dmlc_copy_plan_init(&st->copy, st->es, D, sizes, sa, sb);
     }
-    st->fn = nd_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type), scatter);
+    st->fn = nd_fn_for(st, index_kind(idx->type), scatter);
 }
 
 static int is_nd(DML_OPERATOR_TYPE type)

@@ -23,7 +23,9 @@
  * row is split into parts whose K best are merged by the same selection.  An operator
  * runs from many threads at once, so scratch memory is the call's: the buffer on the stack
  * for K <= TK_STACK_K, else allocated per call, and without memory a slower stack-only path
- * (row_in_passes) still gives the result: execution never fails. */
+ * (row_in_passes) still gives the result: execution never fails.  The test suite reaches
+ * those paths with the environment variable DMLC_TEST_NO_SCRATCH=1, read when an operator
+ * is created: that operator then allocates nothing, as if no memory were to be had. */
 #include "../dmlc_internal.h"
 #include "../kernels/order.h"
 
@@ -184,6 +186,7 @@ struct tk_state {
     uint64_t parts;        /* parts per row (K <= TK_STACK_K only; 1: whole rows) */
     uint64_t blocks;       /* row ranges shared out across threads, each with its scratch */
     uint64_t scratch_pairs; /* pairs of a row's buffer, min(n, 2K), or (parts > 1) candidates in all */
+    int no_scratch;         /* DMLC_TEST_NO_SCRATCH=1: allocate nothing (the paths without memory) */
     tk_scan_fn scan;
     tk_gather_fn gather;
 };
@@ -217,72 +220,153 @@ static inline int32_t tk_nk_f32(float v)
 /* Elements enter the buffer only when they beat the bar (the worst of the K best found
  * so far; an equal key comes later, so it is worse); a full buffer keeps its K best
  * (flush_buffer: a selection, O(cap)), so each element costs O(1) amortised whatever the
- * input's order.  The elements come in blocks of TK_BLOCK: a block's greatest narrow key
- * (a branch-free loop the compiler vectorises for unit strides) is compared with the bar's,
- * and only a block holding a better element is walked pair by pair; for most blocks of a
- * long row that is one compare.  (Flipping with all ones reverses the order of a signed
- * or an unsigned NK alike.) */
+ * input's order.  The elements come in segments of TK_SEG blocks of TK_BLOCK.  First each
+ * block's greatest narrow key (a branch-free loop the compiler vectorises for unit
+ * strides); with K blocks or more, the K-th greatest of those maxima, t, is a second bar:
+ * K elements have a key >= t, so an element below t is never among the K best (on sorted
+ * input this keeps all but about K blocks out of the buffer).  Only the maxima above the
+ * bars take part in that selection: with fewer than K of them, t would raise nothing.  Then only a block whose
+ * maximum clears both bars is visited: its keys and a byte per element (1: above the bars)
+ * in one more branch-free loop, and only the elements whose byte is set (found eight bytes
+ * at a time) enter, in index order; each is compared again, since a flush within the
+ * block raises the bar.  Until the first flush or t there is no bar (open): the first cap
+ * elements enter.  (Flipping with all ones reverses the order of a signed or an unsigned
+ * NK alike.)  ATTR: where the CPU has AVX2, the same kernel is compiled a second time for
+ * it (TK_SCAN below). */
 #define TK_BLOCK 64
-#define TK_SCAN(NAME, T, NK, NKEY, WIDE)                                                                          \
-    static uint64_t tk_scan_##NAME(const tk_state* st, const char* seq, int64_t stride, uint64_t c0,             \
-                                   uint64_t c1, uint64_t k, uint64_t cap, tk_pair* buf)                          \
+#define TK_SEG 256
+/* The k-th greatest of a[0, n), 1 <= k <= n (a is reordered): quickselect with a
+ * three-way partition, greater keys first. */
+#define TK_KTH(NAME, NK)                                                                                          \
+    static NK tk_kth_##NAME(NK* a, uint64_t n, uint64_t k)                                                        \
+    {                                                                                                             \
+        uint64_t lo = 0, hi = n;                                                                                  \
+        while (hi - lo > 1) {                                                                                     \
+            const NK p = a[lo + (hi - lo) / 2];                                                                   \
+            uint64_t gt = lo, i = lo, lt = hi; /* [lo, gt) > p, [gt, i) == p, [lt, hi) < p */                   \
+            while (i < lt) {                                                                                      \
+                const NK v = a[i];                                                                                \
+                if (v > p) {                                                                                      \
+                    a[i++] = a[gt];                                                                               \
+                    a[gt++] = v;                                                                                  \
+                } else if (v < p) {                                                                               \
+                    a[i] = a[--lt];                                                                               \
+                    a[lt] = v;                                                                                    \
+                } else {                                                                                          \
+                    ++i;                                                                                          \
+                }                                                                                                 \
+            }                                                                                                     \
+            if (k - 1 < gt)                                                                                       \
+                hi = gt;                                                                                          \
+            else if (k - 1 >= lt)                                                                                 \
+                lo = lt;                                                                                          \
+            else                                                                                                  \
+                return p;                                                                                         \
+        }                                                                                                         \
+        return a[lo];                                                                                             \
+    }
+#define TK_SCAN_DEF(FN, ATTR, NAME, T, NK, NKMIN, NKEY, WIDE)                                                    \
+    ATTR static uint64_t FN(const tk_state* st, const char* seq, int64_t stride, uint64_t c0, uint64_t c1,       \
+                            uint64_t k, uint64_t cap, tk_pair* buf)                                               \
     {                                                                                                             \
         const T* x = (const T*)(const void*)seq;                                                                  \
         const NK nflip = (NK)st->flip;                                                                            \
-        uint64_t i = c0, count = 0;                                                                               \
-        tk_pair bar;                                                                                              \
-        NK nbar;                                                                                                  \
-        for (; i < c1 && count < cap; ++i, ++count) {                                                             \
-            buf[count].key = WIDE((NK)(NKEY(x[(int64_t)i * stride]) ^ nflip));                                   \
-            buf[count].idx = i;                                                                                   \
-        }                                                                                                         \
-        if (i == c1) return count;                                                                                \
-        bar = flush_buffer(buf, count, k);                                                                        \
-        count = k;                                                                                                \
-        nbar = (NK)(NKEY(x[(int64_t)bar.idx * stride]) ^ nflip);                                                  \
-        while (i < c1) {                                                                                          \
-            const uint64_t e = c1 - i < TK_BLOCK ? c1 : i + TK_BLOCK;                                             \
-            NK m = (NK)(NKEY(x[(int64_t)i * stride]) ^ nflip);                                                    \
-            if (stride == 1) {                                                                                    \
-                for (uint64_t j = i + 1; j < e; ++j) {                                                            \
-                    const NK v = (NK)(NKEY(x[j]) ^ nflip);                                                        \
-                    m = v > m ? v : m;                                                                            \
+        uint64_t count = 0;                                                                                       \
+        NK thr = 0, kb[TK_BLOCK], mx[TK_SEG], sel[TK_SEG];                                                        \
+        int open = 1; /* no bar yet: every element enters; else those above thr */                               \
+        unsigned char hit[TK_BLOCK];                                                                              \
+        for (uint64_t s = c0; s < c1;) {                                                                          \
+            const uint64_t se = c1 - s < TK_SEG * TK_BLOCK ? c1 : s + TK_SEG * TK_BLOCK;                          \
+            const uint64_t nb = (se - s + TK_BLOCK - 1) / TK_BLOCK;                                               \
+            uint64_t above = 0; /* sel[0, above): the maxima above the bar (all, while open) */                   \
+            for (uint64_t b = 0; b < nb; ++b) {                                                                   \
+                const uint64_t i = s + b * TK_BLOCK, len = se - i < TK_BLOCK ? se - i : TK_BLOCK;                 \
+                const T* xb = x + (int64_t)i * stride;                                                            \
+                NK m = (NK)(NKEY(xb[0]) ^ nflip);                                                                 \
+                if (stride == 1) {                                                                                \
+                    for (uint64_t j = 1; j < len; ++j) {                                                          \
+                        const NK v = (NK)(NKEY(xb[j]) ^ nflip);                                                   \
+                        m = v > m ? v : m;                                                                        \
+                    }                                                                                             \
+                } else {                                                                                          \
+                    for (uint64_t j = 1; j < len; ++j) {                                                          \
+                        const NK v = (NK)(NKEY(xb[(int64_t)j * stride]) ^ nflip);                                 \
+                        m = v > m ? v : m;                                                                        \
+                    }                                                                                             \
                 }                                                                                                 \
-            } else {                                                                                              \
-                for (uint64_t j = i + 1; j < e; ++j) {                                                            \
-                    const NK v = (NK)(NKEY(x[(int64_t)j * stride]) ^ nflip);                                      \
-                    m = v > m ? v : m;                                                                            \
+                mx[b] = sel[above] = m;                                                                           \
+                above += (uint64_t)(open | (m > thr));                                                            \
+            }                                                                                                     \
+            if (above >= k) { /* else the K-th greatest maximum is at or below the bar */                        \
+                const NK t = tk_kth_##NAME(sel, above, k);                                                        \
+                if (t != (NK)(NKMIN) && (open || (NK)(t - 1) > thr)) {                                            \
+                    thr = (NK)(t - 1);                                                                            \
+                    open = 0;                                                                                     \
                 }                                                                                                 \
             }                                                                                                     \
-            if (m > nbar) {                                                                                       \
-                for (; i < e; ++i) {                                                                              \
-                    const NK v = (NK)(NKEY(x[(int64_t)i * stride]) ^ nflip);                                      \
-                    if (v > nbar) {                                                                               \
-                        buf[count].key = WIDE(v);                                                                 \
-                        buf[count++].idx = i;                                                                     \
+            for (uint64_t b = 0; b < nb; ++b) {                                                                   \
+                const uint64_t i = s + b * TK_BLOCK, len = se - i < TK_BLOCK ? se - i : TK_BLOCK;                 \
+                const T* xb = x + (int64_t)i * stride;                                                            \
+                if (!open && mx[b] <= thr) continue;                                                              \
+                if (stride == 1) {                                                                                \
+                    for (uint64_t j = 0; j < len; ++j) {                                                          \
+                        kb[j] = (NK)(NKEY(xb[j]) ^ nflip);                                                        \
+                        hit[j] = (unsigned char)(open | (kb[j] > thr));                                           \
+                    }                                                                                             \
+                } else {                                                                                          \
+                    for (uint64_t j = 0; j < len; ++j) {                                                          \
+                        kb[j] = (NK)(NKEY(xb[(int64_t)j * stride]) ^ nflip);                                      \
+                        hit[j] = (unsigned char)(open | (kb[j] > thr));                                           \
+                    }                                                                                             \
+                }                                                                                                 \
+                for (uint64_t j = len; j < TK_BLOCK; ++j) hit[j] = 0;                                             \
+                for (uint64_t w = 0; w < len; w += 8) {                                                           \
+                    uint64_t any;                                                                                 \
+                    memcpy(&any, hit + w, 8);                                                                     \
+                    if (!any) continue;                                                                           \
+                    for (uint64_t j = w; j < w + 8; ++j) {                                                        \
+                        if (!hit[j] || (!open && kb[j] <= thr)) continue;                                         \
+                        buf[count].key = WIDE(kb[j]);                                                             \
+                        buf[count++].idx = i + j;                                                                 \
                         if (count == cap) {                                                                       \
-                            bar = flush_buffer(buf, count, k);                                                    \
+                            const tk_pair bar = flush_buffer(buf, count, k);                                      \
+                            const NK nbar = (NK)(NKEY(x[(int64_t)bar.idx * stride]) ^ nflip);                     \
                             count = k;                                                                            \
-                            nbar = (NK)(NKEY(x[(int64_t)bar.idx * stride]) ^ nflip);                              \
+                            if (open || nbar > thr) thr = nbar;                                                   \
+                            open = 0;                                                                             \
                         }                                                                                         \
                     }                                                                                             \
                 }                                                                                                 \
             }                                                                                                     \
-            i = e;                                                                                                \
+            s = se;                                                                                               \
         }                                                                                                         \
         return count;                                                                                             \
     }
-TK_SCAN(f32, float, int32_t, tk_nk_f32, tk_wide_s)
-TK_SCAN(f64, double, int64_t, tk_nk_f64, tk_wide_s)
-TK_SCAN(f16, uint16_t, int32_t, tk_nk_f16, tk_wide_s)
-TK_SCAN(i8, int8_t, int8_t, tk_nk_same, tk_wide_s)
-TK_SCAN(i16, int16_t, int16_t, tk_nk_same, tk_wide_s)
-TK_SCAN(i32, int32_t, int32_t, tk_nk_same, tk_wide_s)
-TK_SCAN(i64, int64_t, int64_t, tk_nk_same, tk_wide_s)
-TK_SCAN(u8, uint8_t, uint8_t, tk_nk_same, tk_wide_u)
-TK_SCAN(u16, uint16_t, uint16_t, tk_nk_same, tk_wide_u)
-TK_SCAN(u32, uint32_t, uint32_t, tk_nk_same, tk_wide_u)
-TK_SCAN(u64, uint64_t, uint64_t, tk_nk_same, tk_wide_u)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#  define TK_HAVE_AVX2 1
+#  define TK_SCAN(NAME, T, NK, NKMIN, NKEY, WIDE)                                                                 \
+      TK_KTH(NAME, NK)                                                                                            \
+      TK_SCAN_DEF(tk_scan_##NAME, , NAME, T, NK, NKMIN, NKEY, WIDE)                                               \
+      TK_SCAN_DEF(tk_scan_##NAME##_avx2, __attribute__((target("avx2"))), NAME, T, NK, NKMIN, NKEY, WIDE)
+#  define TK_PICK(NAME, avx2) ((avx2) ? tk_scan_##NAME##_avx2 : tk_scan_##NAME)
+#else
+#  define TK_HAVE_AVX2 0
+#  define TK_SCAN(NAME, T, NK, NKMIN, NKEY, WIDE)                                                                 \
+      TK_KTH(NAME, NK)                                                                                            \
+      TK_SCAN_DEF(tk_scan_##NAME, , NAME, T, NK, NKMIN, NKEY, WIDE)
+#  define TK_PICK(NAME, avx2) ((void)(avx2), tk_scan_##NAME)
+#endif
+TK_SCAN(f32, float, int32_t, INT32_MIN, tk_nk_f32, tk_wide_s)
+TK_SCAN(f64, double, int64_t, INT64_MIN, tk_nk_f64, tk_wide_s)
+TK_SCAN(f16, uint16_t, int32_t, INT32_MIN, tk_nk_f16, tk_wide_s)
+TK_SCAN(i8, int8_t, int8_t, INT8_MIN, tk_nk_same, tk_wide_s)
+TK_SCAN(i16, int16_t, int16_t, INT16_MIN, tk_nk_same, tk_wide_s)
+TK_SCAN(i32, int32_t, int32_t, INT32_MIN, tk_nk_same, tk_wide_s)
+TK_SCAN(i64, int64_t, int64_t, INT64_MIN, tk_nk_same, tk_wide_s)
+TK_SCAN(u8, uint8_t, uint8_t, 0, tk_nk_same, tk_wide_u)
+TK_SCAN(u16, uint16_t, uint16_t, 0, tk_nk_same, tk_wide_u)
+TK_SCAN(u32, uint32_t, uint32_t, 0, tk_nk_same, tk_wide_u)
+TK_SCAN(u64, uint64_t, uint64_t, 0, tk_nk_same, tk_wide_u)
 
 /* Values move as unsigned integers of their size: bits kept (NaN payloads, -0.0). */
 #define TK_GATHER(BITS)                                                                                           \
@@ -298,20 +382,20 @@ TK_GATHER(16)
 TK_GATHER(32)
 TK_GATHER(64)
 
-static tk_scan_fn scan_fn(DML_TENSOR_DATA_TYPE t)
+static tk_scan_fn scan_fn(DML_TENSOR_DATA_TYPE t, int avx2)
 {
     switch (t) {
-    case DML_TENSOR_DATA_TYPE_FLOAT32: return tk_scan_f32;
-    case DML_TENSOR_DATA_TYPE_FLOAT64: return tk_scan_f64;
-    case DML_TENSOR_DATA_TYPE_FLOAT16: return tk_scan_f16;
-    case DML_TENSOR_DATA_TYPE_INT8: return tk_scan_i8;
-    case DML_TENSOR_DATA_TYPE_INT16: return tk_scan_i16;
-    case DML_TENSOR_DATA_TYPE_INT32: return tk_scan_i32;
-    case DML_TENSOR_DATA_TYPE_INT64: return tk_scan_i64;
-    case DML_TENSOR_DATA_TYPE_UINT8: return tk_scan_u8;
-    case DML_TENSOR_DATA_TYPE_UINT16: return tk_scan_u16;
-    case DML_TENSOR_DATA_TYPE_UINT32: return tk_scan_u32;
-    default: return tk_scan_u64; /* validated: the eleven types */
+    case DML_TENSOR_DATA_TYPE_FLOAT32: return TK_PICK(f32, avx2);
+    case DML_TENSOR_DATA_TYPE_FLOAT64: return TK_PICK(f64, avx2);
+    case DML_TENSOR_DATA_TYPE_FLOAT16: return TK_PICK(f16, avx2);
+    case DML_TENSOR_DATA_TYPE_INT8: return TK_PICK(i8, avx2);
+    case DML_TENSOR_DATA_TYPE_INT16: return TK_PICK(i16, avx2);
+    case DML_TENSOR_DATA_TYPE_INT32: return TK_PICK(i32, avx2);
+    case DML_TENSOR_DATA_TYPE_INT64: return TK_PICK(i64, avx2);
+    case DML_TENSOR_DATA_TYPE_UINT8: return TK_PICK(u8, avx2);
+    case DML_TENSOR_DATA_TYPE_UINT16: return TK_PICK(u16, avx2);
+    case DML_TENSOR_DATA_TYPE_UINT32: return TK_PICK(u32, avx2);
+    default: return TK_PICK(u64, avx2); /* validated: the eleven types */
     }
 }
 
@@ -366,10 +450,11 @@ static void write_pairs(const tk_job* job, const tk_pair* best, uint64_t count, 
     }
 }
 
-/* n pairs of scratch memory, or NULL (also when n pairs do not fit a size_t). */
-static tk_pair* alloc_pairs(uint64_t n)
+/* n pairs of scratch memory, or NULL (also when n pairs do not fit a size_t, and always
+ * under DMLC_TEST_NO_SCRATCH). */
+static tk_pair* alloc_pairs(const tk_state* st, uint64_t n)
 {
-    return n <= SIZE_MAX / sizeof(tk_pair) ? (tk_pair*)malloc((size_t)n * sizeof(tk_pair)) : NULL;
+    return !st->no_scratch && n <= SIZE_MAX / sizeof(tk_pair) ? (tk_pair*)malloc((size_t)n * sizeof(tk_pair)) : NULL;
 }
 
 /* One row without scratch memory (K above TK_STACK_K and no memory to be had): passes of
@@ -424,7 +509,7 @@ static void tk_blocks(void* ctx, uint64_t begin, uint64_t end)
     for (uint64_t b = begin; b < end; ++b) {
         tk_pair local[2 * TK_STACK_K];
         const int on_stack = st->scratch_pairs <= 2 * TK_STACK_K;
-        tk_pair* buf = on_stack ? local : alloc_pairs(st->scratch_pairs);
+        tk_pair* buf = on_stack ? local : alloc_pairs(st, st->scratch_pairs);
         for (uint64_t r = st->rows * b / st->blocks; r < st->rows * (b + 1) / st->blocks; ++r) {
             int64_t in_off, val_off, idx_off;
             const char* seq;
@@ -467,7 +552,7 @@ static void tk_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* c
     job.in = (const char*)in[0];
     job.values = (char*)out[0];
     job.indices = (char*)out[1];
-    job.candidates = st->parts > 1 ? alloc_pairs(st->rows * st->parts * st->k) : NULL;
+    job.candidates = st->parts > 1 ? alloc_pairs(st, st->rows * st->parts * st->k) : NULL;
     if (!job.candidates) { /* whole rows (also when the candidates' memory is not to be had) */
         dmlc_parallel_for(st->blocks, st->rows * st->n * st->elem_size, tk_blocks, &job);
         return;
@@ -587,7 +672,11 @@ static void plan(tk_state* st, const tk_state* sizes, const tk_args* a, const dm
         st->other_val[st->other] = (int64_t)values->strides[d];
         st->other_idx[st->other++] = (int64_t)indices->strides[d];
     }
-    st->scan = scan_fn(in->type);
+    st->scan = scan_fn(in->type, TK_HAVE_AVX2 && dmlc_cpu_has(DMLC_CPU_AVX2));
+    {
+        const char* env = getenv("DMLC_TEST_NO_SCRATCH");
+        st->no_scratch = env && strcmp(env, "1") == 0;
+    }
     st->gather = gather_fn(in->elem_size);
 }
 
