@@ -57,6 +57,7 @@ from dmlc.topk import top_k  # noqa: E402
 from dmlc.nonzero import nonzero_coordinates  # noqa: E402
 from dmlc.cast import cast  # noqa: E402
 from dmlc.fill import diagonal_fill, diagonal_matrix, fill_constant, fill_sequence  # noqa: E402
+from dmlc.reverse import reverse_subsequences  # noqa: E402
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
@@ -104,6 +105,7 @@ __all__ = [
     "top_k",
     "nonzero_coordinates",
     "cast", "fill_constant", "fill_sequence", "diagonal_matrix", "diagonal_fill",
+    "reverse_subsequences",
     "get_include", "get_library_dir", "get_library_path", "get_num_threads", "set_num_threads",
     "get_output_pool_limit", "set_output_pool_limit", "output_pool_info", "release_output_pool",
 ]

@@ -163,6 +163,15 @@ cdef extern from "directml_py.h" nogil:
         INT DiagonalFillBegin
         INT DiagonalFillEnd
 
+    # REVERSE_SUBSEQUENCES.
+    const DML_OPERATOR_TYPE DML_OPERATOR_REVERSE_SUBSEQUENCES
+
+    ctypedef struct DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* SequenceLengthsTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
+
     ctypedef struct DML_SLICE1_OPERATOR_DESC:
         const DML_TENSOR_DESC* InputTensor
         const DML_TENSOR_DESC* OutputTensor

@@ -7,7 +7,7 @@ import numpy as np
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (argminmax, average_pooling, cast, cumulative, depth_space, element_wise_identity, fill, gather,
                         lp_pooling, max_pooling, max_unpooling, nonzero, padding, resample, roi, slicing, split_join,
-                        tiling, topk)
+                        reverse, tiling, topk)
 
 
 def _small(w):
@@ -49,4 +49,5 @@ def workloads(quick):
         fill._constant(f32, (1, 8, 16, 16), torch),
         fill._diagonal_matrix(f32, (16, 16), torch, ort),
         fill._diagonal_fill(f32, (2, 16, 16), torch, ort),
+        reverse._workload(f32, (16, 4, 8), 0, torch, ort),
     ]]
