@@ -42,14 +42,18 @@ cdef cnp.ndarray lengths_input(object lengths, tuple shape, Py_ssize_t ax, str f
                              f"along axis {ax})")
         lshape = lshape[:ax] + lshape[ax + 1:]
         a = a.reshape(lshape)
-    try:
-        a = np.broadcast_to(a, want)
-    except ValueError:
-        raise ValueError(f"{fname}: lengths has shape {(<object>lengths).shape if hasattr(lengths, 'shape') else lshape}, "
-                         f"which does not broadcast to {want} (x.shape without axis {ax})") from None
+    if lshape != want:
+        try:
+            a = np.broadcast_to(a, want)
+        except ValueError:
+            raise ValueError(f"{fname}: lengths has shape "
+                             f"{(<object>lengths).shape if hasattr(lengths, 'shape') else lshape}, "
+                             f"which does not broadcast to {want} (x.shape without axis {ax})") from None
     key = f"{a.dtype.kind}{a.dtype.itemsize}"
-    if a.dtype.kind == "i" and cnp.PyArray_SIZE(a) and (a < 0).any():
-        raise ValueError(f"{fname}: lengths holds {a.min()}, expected lengths of 0 or more")
+    if a.dtype.kind == "i" and cnp.PyArray_SIZE(a):
+        low = a.min()
+        if low < 0:
+            raise ValueError(f"{fname}: lengths holds {low}, expected lengths of 0 or more")
     if key in _UNSIGNED:
         a = a.view(_UNSIGNED[key]) if a.dtype.itemsize >= 4 else a.astype(_UNSIGNED[key])
     return as_input(a.reshape(shape[:ax] + (1,) + shape[ax + 1:]), "lengths")

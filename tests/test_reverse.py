@@ -219,3 +219,18 @@ def test_torch_flip_per_sequence(rng):
         L = min(int(L), 9)
         t[:L, b] = torch.flip(t[:L, b], [0])
     assert_same_bits(dmlc.reverse_subsequences(x, lens[:, None], 0), t.numpy())
+
+
+def test_kernel_paths(rng):
+    """Each way the core cuts the work, against the reference: whole sequences of blocks (the
+    axis followed by one packed run, one length per sequence), rows whose source run is
+    prefetched (axis 0 with one length per batch), per-element lengths, and outputs of
+    16 MiB, written with non-temporal stores, along every axis."""
+    cases = [((64, 50, 40), 1, (64, 1)), ((50, 16, 128), 0, (16, 1)), ((50, 16, 128), 0, (16, 128)),
+             ((40, 3, 50), 1, (40, 50)), ((64, 64, 1024), 0, (64, 1)), ((16, 256, 1024), 1, (16, 1)),
+             ((2, 2048, 1024), 1, (2, 1)), ((1024, 4096), 1, (1024,))]
+    for shape, axis, lshape in cases:
+        x = random_array(rng, shape, np.float32)
+        lengths = rng.integers(0, shape[axis] + 2, lshape)
+        full = np.expand_dims(np.broadcast_to(lengths, shape[:axis] + shape[axis + 1:]), axis)
+        assert_same_bits(dmlc.reverse_subsequences(x, lengths, axis), ref_reverse_subsequences(x, full, axis))
