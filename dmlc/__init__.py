@@ -66,12 +66,13 @@ from dmlc.cumulative import cumprod, cumsum  # noqa: E402
 from dmlc.nonzero import nonzero_coordinates  # noqa: E402
 from dmlc.cast import cast  # noqa: E402
 from dmlc.fill import diagonal_fill, diagonal_matrix, fill_constant, fill_sequence  # noqa: E402
+from dmlc.reverse import reverse_subsequences  # noqa: E402
 __all__ += [
     "depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "identity", "slice", "tile",
     "max_unpool", "avg_pool", "lp_pool", "gather", "gather_elements", "scatter_elements", "gather_nd",
     "scatter_nd", "resample", "upsample_2d", "roi_pool", "roi_align", "argmax", "argmin", "top_k", "cumsum",
     "cumprod", "nonzero_coordinates", "cast", "fill_constant", "fill_sequence", "diagonal_matrix",
-    "diagonal_fill",
+    "diagonal_fill", "reverse_subsequences",
 ]
 # ---- end of the generated part
 

@@ -585,6 +585,11 @@ cdef extern from "directml_py.h" nogil:
         DML_SCALAR_UNION Value
         INT DiagonalFillBegin
         INT DiagonalFillEnd
+    ctypedef struct DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC:
+        const DML_TENSOR_DESC* InputTensor
+        const DML_TENSOR_DESC* SequenceLengthsTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
     # ---- end of the generated part
 
     ctypedef struct DMLC_BUFFER_BINDING:

@@ -798,6 +798,16 @@ typedef struct DML_DIAGONAL_MATRIX1_OPERATOR_DESC {
     INT DiagonalFillBegin;
     INT DiagonalFillEnd;
 } DML_DIAGONAL_MATRIX1_OPERATOR_DESC;
+
+/* REVERSE_SUBSEQUENCES: the first SequenceLengths[...] elements of each sequence along Axis
+ * reversed, the rest copied.  SequenceLengthsTensor is UINT32 or UINT64, of InputTensor's
+ * sizes with 1 on Axis. */
+typedef struct DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC {
+    const DML_TENSOR_DESC* InputTensor;
+    const DML_TENSOR_DESC* SequenceLengthsTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+} DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC;
 /* @cdef-end dml */
 
 #endif /* DIRECTML_H */
@@ -972,6 +982,7 @@ DMLC_STATIC_ASSERT(fill_constant_fields, offsetof(DML_FILL_VALUE_CONSTANT_OPERAT
 DMLC_STATIC_ASSERT(fill_sequence_fields, offsetof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, ValueDelta) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 8 && sizeof(DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 4, 8) + 16);
 DMLC_STATIC_ASSERT(diagonal_matrix_fields, offsetof(DML_DIAGONAL_MATRIX_OPERATOR_DESC, Value) == DMLC_PTR + 4 && sizeof(DML_DIAGONAL_MATRIX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_PTR + 8, DMLC_PTR));
 DMLC_STATIC_ASSERT(diagonal_matrix1_fields, offsetof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC, Value) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, 8) && offsetof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC, DiagonalFillEnd) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, 8) + 12 && sizeof(DML_DIAGONAL_MATRIX1_OPERATOR_DESC) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, 8) + 16);
+DMLC_STATIC_ASSERT(reverse_subsequences_fields, offsetof(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && sizeof(DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC) == 4 * DMLC_PTR);
 DMLC_STATIC_ASSERT(cast_fields, offsetof(DML_CAST_OPERATOR_DESC, OutputTensor) == DMLC_PTR && sizeof(DML_CAST_OPERATOR_DESC) == 2 * DMLC_PTR);
 #endif /* DIRECTML_H */
 

@@ -778,3 +778,16 @@ def ref_diagonal(shape, begin, end, value, dtype, x=None):
             if (end >= begin) ^ (top >= begin) ^ (top < end):
                 flat[:, y, c] = value
     return flat.reshape(shape)
+
+
+def ref_reverse_subsequences(x, lengths, axis):
+    """REVERSE_SUBSEQUENCES: per sequence along axis, L = min(length, n); position i < L
+    reads L - 1 - i, the others read themselves.  lengths: x's shape with 1 on axis (or
+    anything that broadcasts to it)."""
+    x = np.asarray(x)
+    n = x.shape[axis]
+    shape = list(x.shape)
+    shape[axis] = 1
+    L = np.minimum(np.broadcast_to(np.asarray(lengths), shape).astype(np.uint64), n).astype(np.int64)
+    i = np.arange(n).reshape([-1 if d == axis else 1 for d in range(x.ndim)])
+    return np.take_along_axis(x, np.where(i < L, L - 1 - i, i), axis)

@@ -903,6 +903,19 @@ def test_argmax_and_argmin_model(tmp_path, capsys, monkeypatch):
     assert lines == ["Resource 'Max': 2, 2, 1", "Resource 'Min': 4"]
 
 
+def test_reverse_subsequences_model(tmp_path, capsys, monkeypatch):
+    """tests/models/reverse_subsequences.json: DirectML's page examples 1 (Axis 3) and 2
+    (Axis 2, lengths 1 and 0 copy), then one UINT64 length of 9 (past the end: the whole row)
+    broadcast to every row by zero strides."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "reverse_subsequences.json"), capsys, monkeypatch,
+                                               tmp_path)
+    assert status == 0, err
+    assert dispatched == ["rows", "columns", "broadcast"]
+    assert lines == ["Resource 'Rows': 2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12",
+                     "Resource 'Columns': 5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12",
+                     "Resource 'Reversed': 4, 3, 2, 1, 8, 7, 6, 5, 12, 11, 10, 9"]
+
+
 def test_top_k_models(tmp_path, capsys, monkeypatch):
     """tests/models/top_k.json: TOP_K into UINT32 indices, TOP_K1 INCREASING into INT64."""
     status, lines, dispatched, err = run_model(os.path.join(MODELS, "top_k.json"), capsys, monkeypatch, tmp_path)

@@ -84,6 +84,8 @@ ND_INDICES = np.array([[3, -1], [0, 7], [-5, 2]], np.int64)
 # roi_pool's regions [batch, x1, y1, x2, y2]: inside, inverted and past the edges.
 ROIS = np.array([[0, 0, 0, 9, 7], [1, 6, 2, 1, 1], [1, -4, 3, 20, 20]], np.float64)
 ROI_BATCH = np.array([0, 1, 1], np.int64)
+# reverse_subsequences' lengths along axis 1 of a (4, 5, 3) array: 0, 1, some and past the end.
+REVERSE_LENGTHS = np.array([[0, 1, 3], [5, 9, 2], [4, 2, 1], [7, 0, 5]], np.int64)
 
 # name -> (inputs(dtype): {argument name as messages give it: array}, call(args, **kw));
 # each call's result is one array or a list of them.  Every public function, every array
@@ -141,6 +143,8 @@ CALLS = {
                 lambda a, **kw: dmlc.cumprod(a["x"], 0, exclusive=True, **kw)),
     "nonzero_coordinates": (lambda d: {"x": data((3, 4, 5), d)},
                             lambda a, **kw: dmlc.nonzero_coordinates(a["x"], **kw)),
+    "reverse_subsequences": (lambda d: {"x": data((4, 5, 3), d), "lengths": REVERSE_LENGTHS},
+                             lambda a, **kw: dmlc.reverse_subsequences(a["x"], a["lengths"], 1, **kw)),
 }
 # The functions whose result's size depends on the data: no out= (the tests of out= skip them).
 NO_OUT = {"nonzero_coordinates"}
@@ -375,7 +379,7 @@ def test_torch_unsupported_dtypes(name, arg, dtype, shown):
     # uint64 (max_unpool), an integer dtype (the gathers).
     own = "expected uint32 or uint64" if name == "max_unpool" else "expected an integer dtype"
     want = f"{arg} has dtype {shown}, " + (
-        own if arg == "indices" and dtype != "bfloat16" else f"which dmlc does not support {SUPPORTED}")
+        own if arg in ("indices", "lengths") and dtype != "bfloat16" else f"which dmlc does not support {SUPPORTED}")
     with pytest.raises(TypeError, match=re.escape(want)):
         call(with_arg(args, arg, t))
 

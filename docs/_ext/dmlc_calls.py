@@ -243,6 +243,11 @@ CASES = {
         python="dmlc.diagonal_fill(x, None, 0)",
         fields={"ValueDataType": "DML_TENSOR_DATA_TYPE_INT32", "Value": ("Int32", 0),
                 "DiagonalFillBegin": -2147483648, "DiagonalFillEnd": 0}),
+    "REVERSE_SUBSEQUENCES": dict(
+        arrays={"x": _f32("[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]"),
+                "lengths": "np.array([[2], [4], [3]], np.uint32)"},
+        python="dmlc.reverse_subsequences(x, lengths, axis=1)",
+        fields={"Axis": 1}),
 }
 
 _C_TYPES = {"float32": "FLOAT", "float16": "UINT16", "float64": "DOUBLE", "int64": "INT64", "int32": "INT32",

@@ -571,6 +571,30 @@ def fill():
     return fig
 
 
+def reverse():
+    """REVERSE_SUBSEQUENCES along axis 1 (each row's first L elements reversed; 0 and 1 copy,
+    past the end is clamped) and along axis 0 (each column's)."""
+    x = np.arange(1, 13, dtype=np.float32).reshape(3, 4)
+    rows, cols = np.array([2, 4, 9]), np.array([3, 1, 0, 2])
+    y = dmlc.reverse_subsequences(x, rows, 1)
+    z = dmlc.reverse_subsequences(x, cols, 0)
+    i4, i3 = np.arange(4), np.arange(3)[:, None]
+    L = np.minimum(rows, 4)[:, None]
+    src_y = np.where(i4 < L, L - 1 - i4, i4)
+    src_z = np.where(i3 < cols, cols - 1 - i3, i3)
+    assert np.array_equal(y, np.take_along_axis(x, src_y, 1)), y
+    assert np.array_equal(z, np.take_along_axis(x, src_z, 0)), z
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.0))
+    _grid(axes[0], [[_fmt(v) for v in r] for r in x], [[_PALETTE[c] for c in range(4)] for _ in range(3)], "x (3, 4)")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in y], [[_PALETTE[c] if c != j else "white" for j, c in enumerate(r)]
+                                                       for r in src_y.tolist()], "lengths [2, 4, 9], axis 1")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in z], [[_PALETTE[s] if s != i else "white" for s in r]
+                                                       for i, r in enumerate(src_z.tolist())], "lengths [3, 1, 0, 2], axis 0")
+    fig.suptitle("out[.., i] = x[.., L - 1 - i] for i < L = min(length, n), else x[.., i] (white: unmoved)", fontsize=10)
+    return fig
+
+
 FIGURES = {
     "depth_space.png": depth_space,
     "padding_modes.png": padding_modes,
@@ -591,6 +615,7 @@ FIGURES = {
     "nonzero.png": nonzero,
     "cast.png": cast,
     "fill.png": fill,
+    "reverse.png": reverse,
 }
 
 FAMILY_FIGURE = {
@@ -600,7 +625,7 @@ FAMILY_FIGURE = {
     "max_unpooling": "max_unpool.png", "element_wise_identity": "identity.png", "slicing": "slice.png",
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png", "roi": "roi_pool.png",
     "argminmax": "argminmax.png", "cumulative": "cumulative.png", "topk": "topk.png", "nonzero": "nonzero.png",
-    "cast": "cast.png", "fill": "fill.png",
+    "cast": "cast.png", "fill": "fill.png", "reverse": "reverse.png",
 }
 
 

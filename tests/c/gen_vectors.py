@@ -38,6 +38,7 @@ from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_a
                        ref_diagonal, ref_fill_sequence, ref_gather, ref_gather_elements, ref_gather_nd, ref_max_unpool,
                        ref_resample, ref_roi_align, ref_roi_pool, ref_scale_bias, ref_scatter_elements, ref_scatter_nd,
                        ref_slice, ref_slice1, ref_tile)
+from reference import ref_reverse_subsequences  # noqa: E402
 
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
@@ -1016,6 +1017,33 @@ def emit(cases):
     return "\n".join(lines) + "\n"
 
 
+def reverse_cases(rng):
+    """REVERSE_SUBSEQUENCES over every type: each axis of a {3, 4, 5} input, UINT32 and UINT64
+    lengths from 0 to past the end, a transposed input, lengths broadcast by a zero stride."""
+    cases = []
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        x = random_values(rng, (3, 4, 5), dtype)
+        axis = k % 3
+        lshape = [3, 4, 5]
+        lshape[axis] = 1
+        lt = (np.uint32, np.uint64)[k % 2]
+        lengths = rng.integers(0, x.shape[axis] + 3, lshape).astype(lt)
+        lstrides = None
+        if k % 4 == 3:  # one length per position of the first other axis, broadcast over the last
+            other = [d for d in range(3) if d != axis]
+            lengths = np.broadcast_to(lengths.take([0], other[1]), lshape).copy()
+            lstrides = [0, 0, 0]
+            lstrides[other[0]] = 1
+        strides = [1, 3, 12] if k % 3 == 1 else None  # x stored transposed
+        want = ref_reverse_subsequences(x, lengths, axis)
+        cases.append(Case(f"REVERSE_SUBSEQUENCES {name} axis {axis} {DML_TYPE[np.dtype(lt)]} lengths"
+                          f"{' broadcast' if lstrides else ''}", "REVERSE_SUBSEQUENCES",
+                          [input_tensor(x, strides, rng), input_tensor(lengths, lstrides, rng)],
+                          [output_tensor(want)], axis=axis))
+    return cases
+
+
 def build():
     rng = np.random.default_rng(20240611)
     cases = worked_examples() + numpy_cases(rng) + large_cases()
@@ -1025,6 +1053,7 @@ def build():
     cases += topk_cases(np.random.default_rng(71))
     cases += nonzero_cases(np.random.default_rng(24))
     cases += roi_cases(np.random.default_rng(24))
+    cases += reverse_cases(np.random.default_rng(106))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "schema.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_SCHEMA\((\w+),", f.read(), re.M))

@@ -142,6 +142,7 @@ typedef struct vec_descs {
         DML_TOP_K_OPERATOR_DESC top_k;
         DML_TOP_K1_OPERATOR_DESC top_k1;
         DML_NONZERO_COORDINATES_OPERATOR_DESC nonzero;
+        DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC reverse;
         DML_CAST_OPERATOR_DESC cast;
         DML_FILL_VALUE_CONSTANT_OPERATOR_DESC fill;
         DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC seq;
@@ -433,6 +434,12 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.gather.OutputTensor = out[0];
         d->u.gather.Axis = c->axis;
         d->u.gather.IndexDimensions = c->index_dimensions;
+        break;
+    case DML_OPERATOR_REVERSE_SUBSEQUENCES:
+        d->u.reverse.InputTensor = in[0];
+        d->u.reverse.SequenceLengthsTensor = in[1];
+        d->u.reverse.OutputTensor = out[0];
+        d->u.reverse.Axis = c->axis;
         break;
     case DML_OPERATOR_GATHER_ELEMENTS:
         d->u.gather_elements.InputTensor = in[0];
