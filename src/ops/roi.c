@@ -30,10 +30,15 @@
  * output is the samples' average or maximum (a NaN wins).  Example: ROI_ALIGN, a region
  * [0, 0, 4, 4] to 2x2 outputs: sx = sy = 2, step 1, samples at X = j + 0.5 - 0.5 = 0, 1, 2, 3.
  *
- * Threads: one item per (region, channel) pair, through dmlc_parallel_for. */
+ * Threads: one item per (region, channel) pair, through dmlc_parallel_for.  What depends only
+ * on the region (ROI_POOLING's corners and bins, ROI_ALIGN's sample taps: the two corners and
+ * weight of every sample along each axis, in double) is computed once, for the region's first
+ * item in a run, and applied to each of its channels; every output is then the same sequence
+ * of floating-point operations as computed sample by sample. */
 #include "../dmlc_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* Corners beyond this after scaling are refused: bins stay exact in 64-bit arithmetic. */
 #define ROI_CORNER_LIMIT 1073741824.0 /* 2^30 */
@@ -299,9 +304,34 @@ typedef struct roi_job {
     void* out;
 } roi_job;
 
-/* Max pooling of items [begin, end), item = region * C + channel.  LOAD widens an element for
- * the comparison (FLOAT16 to float); the chosen element is stored as it is, bit for bit. */
-#define ROI_POOL_KERNEL(NAME, T, F, LOAD)                                                                          \
+/* Tables a kernel computes once per region and applies to each of its C channels (ROI_POOLING's
+ * bins, ROI_ALIGN's sample taps), in one buffer per run of items, grown as regions need.  NULL
+ * when that would take more than ROI_TABLE_MAX bytes or memory runs out: the kernel then
+ * computes them per channel, as it would per region, with the same arithmetic. */
+#define ROI_TABLE_MAX ((uint64_t)1 << 24)
+
+static void* roi_table(void** buf, uint64_t* cap, uint64_t bytes)
+{
+    if (bytes <= *cap) return *buf;
+    free(*buf);
+    *buf = bytes <= ROI_TABLE_MAX ? malloc((size_t)bytes) : NULL;
+    *cap = *buf ? bytes : 0;
+    return *buf;
+}
+
+/* A FLOAT16 element as an int that orders as its value: +-0 alike, infinities at +-0x7c00, and
+ * every NaN above them all (so the first NaN is kept, as the float comparison does). */
+static inline int32_t roi_half_key(uint16_t h)
+{
+    const int32_t m = h & 0x7fff;
+    return m > 0x7c00 ? 0x10000 : (h & 0x8000) ? -m : m;
+}
+
+/* Max pooling of items [begin, end), item = region * C + channel: each region's corners and bins
+ * are computed once, for its first item.  KEY maps an element to a value of type F that compares
+ * as the element does (FLOAT16: roi_half_key); the chosen element is stored as it is, bit for
+ * bit. */
+#define ROI_POOL_KERNEL(NAME, T, F, KEY)                                                                           \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
         const roi_job* job = (const roi_job*)ctx;                                                                  \
@@ -309,46 +339,62 @@ typedef struct roi_job {
         const T* in = (const T*)job->in;                                                                           \
         T* out = (T*)job->out;                                                                                     \
         const int64_t sh = st->in_strides[2], sw = st->in_strides[3];                                              \
+        void* buf = NULL;                                                                                          \
+        uint64_t cap = 0, cur = UINT64_MAX, rh = 1, rw = 1;                                                        \
+        int64_t* bins = NULL; /* rows [lo, hi) of each ph, then columns of each pw */                              \
+        roi_box b;                                                                                                 \
+        memset(&b, 0, sizeof b);                                                                                   \
         for (uint64_t item = begin; item < end; ++item) {                                                          \
             const uint64_t r = item / st->c, c = item % st->c;                                                     \
-            const roi_box b = roi_box_of(st, job->rois, r);                                                        \
-            const uint64_t rh = b.y2 - b.y1 + 1 > 1 ? (uint64_t)(b.y2 - b.y1 + 1) : 1;                             \
-            const uint64_t rw = b.x2 - b.x1 + 1 > 1 ? (uint64_t)(b.x2 - b.x1 + 1) : 1;                             \
+            if (r != cur) {                                                                                        \
+                cur = r;                                                                                           \
+                b = roi_box_of(st, job->rois, r);                                                                  \
+                rh = b.y2 - b.y1 + 1 > 1 ? (uint64_t)(b.y2 - b.y1 + 1) : 1;                                        \
+                rw = b.x2 - b.x1 + 1 > 1 ? (uint64_t)(b.x2 - b.x1 + 1) : 1;                                        \
+                bins = (int64_t*)roi_table(&buf, &cap, 2 * (st->ph + st->pw) * sizeof(int64_t));                   \
+                for (uint64_t i = 0; bins && i < st->ph; ++i)                                                      \
+                    bin_range(i, st->ph, rh, b.y1, st->h, &bins[2 * i], &bins[2 * i + 1]);                         \
+                for (uint64_t i = 0; bins && i < st->pw; ++i)                                                      \
+                    bin_range(i, st->pw, rw, b.x1, st->w, &bins[2 * (st->ph + i)], &bins[2 * (st->ph + i) + 1]);   \
+            }                                                                                                      \
             const T* plane = in + (int64_t)b.batch * st->in_strides[0] + (int64_t)c * st->in_strides[1];           \
             T* dst = out + (int64_t)r * st->out_strides[0] + (int64_t)c * st->out_strides[1];                      \
             for (uint64_t ph = 0; ph < st->ph; ++ph) {                                                             \
                 int64_t h0, h1;                                                                                    \
-                bin_range(ph, st->ph, rh, b.y1, st->h, &h0, &h1);                                                  \
+                if (bins) h0 = bins[2 * ph], h1 = bins[2 * ph + 1];                                                \
+                else bin_range(ph, st->ph, rh, b.y1, st->h, &h0, &h1);                                             \
                 for (uint64_t pw = 0; pw < st->pw; ++pw) {                                                         \
                     int64_t w0, w1;                                                                                \
                     T best;                                                                                        \
-                    F bm;                                                                                          \
-                    bin_range(pw, st->pw, rw, b.x1, st->w, &w0, &w1);                                              \
+                    if (bins) w0 = bins[2 * (st->ph + pw)], w1 = bins[2 * (st->ph + pw) + 1];                      \
+                    else bin_range(pw, st->pw, rw, b.x1, st->w, &w0, &w1);                                         \
                     if (h0 >= h1 || w0 >= w1) {                                                                    \
                         memset(&best, 0, sizeof best); /* an empty bin: 0 (all zero bits in every float type) */   \
                     } else {                                                                                       \
-                        best = plane[h0 * sh + w0 * sw];                                                           \
-                        bm = LOAD(best);                                                                           \
+                        const T* at = plane + h0 * sh + w0 * sw;                                                   \
+                        F bm = KEY(*at);                                                                           \
                         for (int64_t y = h0; y < h1; ++y) {                                                        \
                             const T* row = plane + y * sh;                                                         \
                             for (int64_t x = w0; x < w1; ++x) {                                                    \
-                                const F v = LOAD(row[x * sw]);                                                     \
+                                const F v = KEY(row[x * sw]);                                                      \
                                 if (v > bm || (v != v && bm == bm)) { /* a NaN wins, the first one */             \
-                                    best = row[x * sw];                                                            \
+                                    at = row + x * sw;                                                             \
                                     bm = v;                                                                        \
                                 }                                                                                  \
                             }                                                                                      \
                         }                                                                                          \
+                        best = *at;                                                                                \
                     }                                                                                              \
                     dst[(int64_t)ph * st->out_strides[2] + (int64_t)pw * st->out_strides[3]] = best;               \
                 }                                                                                                  \
             }                                                                                                      \
         }                                                                                                          \
+        free(buf);                                                                                                 \
     }
 
 #define ROI_ID(v) (v)
 #define ROI_HALF(v) dmlc_half_to_float_inline(v)
-ROI_POOL_KERNEL(roi_pool_f16, uint16_t, float, ROI_HALF)
+ROI_POOL_KERNEL(roi_pool_f16, uint16_t, int32_t, roi_half_key)
 ROI_POOL_KERNEL(roi_pool_f32, float, float, ROI_ID)
 ROI_POOL_KERNEL(roi_pool_f64, double, double, ROI_ID)
 
@@ -458,14 +504,34 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
         T* out = (T*)job->out;                                                                                     \
         const int64_t sh = st->in_strides[2], sw = st->in_strides[3];                                              \
         const ACC oob = (ACC)st->oob;                                                                              \
+        void* buf = NULL;                                                                                          \
+        uint64_t cap = 0, cur = UINT64_MAX, b = 0;                                                                 \
+        align_axis ax, ay;                                                                                         \
+        align_tap *ytaps = NULL, *xtaps = NULL; /* sample j's taps at [j]: outputs' samples in order */           \
+        int skip = 0;                                                                                              \
+        ACC count = 1;                                                                                             \
+        memset(&ax, 0, sizeof ax);                                                                                 \
+        memset(&ay, 0, sizeof ay);                                                                                 \
         for (uint64_t item = begin; item < end; ++item) {                                                          \
             const uint64_t r = item / st->c, c = item % st->c;                                                     \
-            const uint64_t b = batch_index(st, job->idx, r);                                                       \
-            const align_axis ax = align_axis_of(st, roi_value(st, job->rois, r, 0), roi_value(st, job->rois, r, 2), \
-                                                st->scale_x, st->pw);                                              \
-            const align_axis ay = align_axis_of(st, roi_value(st, job->rois, r, 1), roi_value(st, job->rois, r, 3), \
-                                                st->scale_y, st->ph);                                              \
-            const ACC count = (ACC)((double)ax.per * (double)ay.per);                                              \
+            if (r != cur) {                                                                                        \
+                cur = r;                                                                                           \
+                b = batch_index(st, job->idx, r);                                                                  \
+                ax = align_axis_of(st, roi_value(st, job->rois, r, 0), roi_value(st, job->rois, r, 2), st->scale_x, \
+                                   st->pw);                                                                        \
+                ay = align_axis_of(st, roi_value(st, job->rois, r, 1), roi_value(st, job->rois, r, 3), st->scale_y, \
+                                   st->ph);                                                                        \
+                count = (ACC)((double)ax.per * (double)ay.per);                                                    \
+                skip = (double)ax.per * (double)ay.per > ROI_ALIGN_SKIP;                                           \
+                /* per <= 4096 here: the products stay far below 2^64 */                                          \
+                ytaps = skip ? NULL : (align_tap*)roi_table(&buf, &cap, (st->ph * ay.per + st->pw * ax.per) *     \
+                                                                                sizeof(align_tap));                \
+                xtaps = ytaps ? ytaps + st->ph * ay.per : NULL;                                                    \
+                for (uint64_t j = 0; ytaps && j < st->ph * ay.per; ++j)                                            \
+                    ytaps[j] = align_tap_of(st, &ay, (double)j, st->h);                                            \
+                for (uint64_t j = 0; xtaps && j < st->pw * ax.per; ++j)                                            \
+                    xtaps[j] = align_tap_of(st, &ax, (double)j, st->w);                                            \
+            }                                                                                                      \
             const T* plane = in + (int64_t)b * st->in_strides[0] + (int64_t)c * st->in_strides[1];                 \
             T* dst = out + (int64_t)r * st->out_strides[0] + (int64_t)c * st->out_strides[1];                      \
             for (uint64_t oy = 0; oy < st->ph; ++oy) {                                                             \
@@ -473,18 +539,20 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
                     ACC acc = 0;                                                                                   \
                     int first = 1;                                                                                 \
                     uint64_t y0 = 0, y1 = ay.per, x0 = 0, x1 = ax.per, outside = 0;                                \
-                    if ((double)ax.per * (double)ay.per > ROI_ALIGN_SKIP) {                                         \
+                    if (skip) {                                                                                    \
                         align_inside(st, &ay, oy, st->h, &y0, &y1);                                                \
                         align_inside(st, &ax, ox, st->w, &x0, &x1);                                                \
                         outside = ax.per * ay.per - (y1 - y0) * (x1 - x0);                                         \
                     }                                                                                              \
                     for (uint64_t jy = y0; jy < y1; ++jy) {                                                        \
-                        const align_tap ty = align_tap_of(st, &ay, (double)(oy * ay.per + jy), st->h);             \
+                        const align_tap ty = ytaps ? ytaps[oy * ay.per + jy]                                       \
+                                                   : align_tap_of(st, &ay, (double)(oy * ay.per + jy), st->h);     \
                         const ACC wy = (ACC)ty.w;                                                                  \
                         const T* row0 = plane + ty.i0 * sh;                                                        \
                         const T* row1 = plane + ty.i1 * sh;                                                        \
                         for (uint64_t jx = x0; jx < x1; ++jx) {                                                    \
-                            const align_tap tx = align_tap_of(st, &ax, (double)(ox * ax.per + jx), st->w);         \
+                            const align_tap tx = xtaps ? xtaps[ox * ax.per + jx]                                   \
+                                                       : align_tap_of(st, &ax, (double)(ox * ax.per + jx), st->w); \
                             const ACC wx = (ACC)tx.w;                                                              \
                             ACC v;                                                                                 \
                             if (ty.oob || tx.oob) {                                                                \
@@ -514,6 +582,7 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
                 }                                                                                                  \
             }                                                                                                      \
         }                                                                                                          \
+        free(buf);                                                                                                 \
     }
 
 #define ROI_HALF_STORE(v) dmlc_float_to_half_inline(v)
