@@ -319,18 +319,38 @@ static void* roi_table(void** buf, uint64_t* cap, uint64_t bytes)
     return *buf;
 }
 
-/* A FLOAT16 element as an int that orders as its value: +-0 alike, infinities at +-0x7c00, and
- * every NaN above them all (so the first NaN is kept, as the float comparison does). */
-static inline int32_t roi_half_key(uint16_t h)
+/* An element as an integer that orders as its value: +-0 alike, the infinities next, and every
+ * NaN above them all (so the first NaN is kept, as the float comparison would).  Integer
+ * comparisons select without branches where float ones with their NaN tests do not. */
+static inline int32_t roi_key_f16(uint16_t h)
 {
-    const int32_t m = h & 0x7fff;
-    return m > 0x7c00 ? 0x10000 : (h & 0x8000) ? -m : m;
+    const int32_t m = h & 0x7fff, s = -(int32_t)(h >> 15); /* s: 0, or -1 for a negative */
+    return m > 0x7c00 ? 0x10000 : (m ^ s) - s;
+}
+
+static inline int32_t roi_key_f32(float f)
+{
+    uint32_t u;
+    int32_t m, s;
+    memcpy(&u, &f, sizeof u);
+    m = (int32_t)(u & 0x7fffffffu);
+    s = -(int32_t)(u >> 31);
+    return m > 0x7f800000 ? INT32_MAX : (m ^ s) - s;
+}
+
+static inline int64_t roi_key_f64(double f)
+{
+    uint64_t u;
+    int64_t m, s;
+    memcpy(&u, &f, sizeof u);
+    m = (int64_t)(u & 0x7fffffffffffffffu);
+    s = -(int64_t)(u >> 63);
+    return m > 0x7ff0000000000000 ? INT64_MAX : (m ^ s) - s;
 }
 
 /* Max pooling of items [begin, end), item = region * C + channel: each region's corners and bins
- * are computed once, for its first item.  KEY maps an element to a value of type F that compares
- * as the element does (FLOAT16: roi_half_key); the chosen element is stored as it is, bit for
- * bit. */
+ * are computed once, for its first item.  KEY maps an element to an integer of type F that
+ * compares as the element does; the chosen element is stored as it is, bit for bit. */
 #define ROI_POOL_KERNEL(NAME, T, F, KEY)                                                                           \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
@@ -377,10 +397,9 @@ static inline int32_t roi_half_key(uint16_t h)
                             const T* row = plane + y * sh;                                                         \
                             for (int64_t x = w0; x < w1; ++x) {                                                    \
                                 const F v = KEY(row[x * sw]);                                                      \
-                                if (v > bm || (v != v && bm == bm)) { /* a NaN wins, the first one */             \
-                                    at = row + x * sw;                                                             \
-                                    bm = v;                                                                        \
-                                }                                                                                  \
+                                const int take = v > bm; /* the first of equals, the first NaN */                  \
+                                at = take ? row + x * sw : at;                                                     \
+                                bm = take ? v : bm;                                                                \
                             }                                                                                      \
                         }                                                                                          \
                         best = *at;                                                                                \
@@ -394,9 +413,9 @@ static inline int32_t roi_half_key(uint16_t h)
 
 #define ROI_ID(v) (v)
 #define ROI_HALF(v) dmlc_half_to_float_inline(v)
-ROI_POOL_KERNEL(roi_pool_f16, uint16_t, int32_t, roi_half_key)
-ROI_POOL_KERNEL(roi_pool_f32, float, float, ROI_ID)
-ROI_POOL_KERNEL(roi_pool_f64, double, double, ROI_ID)
+ROI_POOL_KERNEL(roi_pool_f16, uint16_t, int32_t, roi_key_f16)
+ROI_POOL_KERNEL(roi_pool_f32, float, int32_t, roi_key_f32)
+ROI_POOL_KERNEL(roi_pool_f64, double, int64_t, roi_key_f64)
 
 
 /* ---- ROI_ALIGN(1) --------------------------------------------------------------------- */
