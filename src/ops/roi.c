@@ -511,10 +511,33 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
     *hi = a + 1;
 }
 
+/* A sample's taps along one axis as the kernel of accumulator type ACC uses them: i0 and i1
+ * times the axis's stride, i1's weight w and i0's 1 - w, both rounded to ACC as the sum uses
+ * them (NAME##_tap_of). */
+#define ROI_ALIGN_TAP(NAME, ACC)                                                                                   \
+    typedef struct NAME##_tap {                                                                                    \
+        int64_t o0, o1;                                                                                            \
+        ACC w, w1;                                                                                                 \
+        int oob;                                                                                                   \
+    } NAME##_tap;                                                                                                  \
+    static NAME##_tap NAME##_tap_of(const roi_state* st, const align_axis* ax, uint64_t j, uint64_t n,            \
+                                    int64_t stride)                                                                \
+    {                                                                                                              \
+        const align_tap t = align_tap_of(st, ax, (double)j, n);                                                    \
+        NAME##_tap r;                                                                                              \
+        r.o0 = t.i0 * stride;                                                                                      \
+        r.o1 = t.i1 * stride;                                                                                      \
+        r.w = (ACC)t.w;                                                                                            \
+        r.w1 = 1 - r.w;                                                                                            \
+        r.oob = t.oob;                                                                                             \
+        return r;                                                                                                  \
+    }
+
 /* Items [begin, end), item = region * C + channel: every output of the item's plane, its
- * sy x sx samples reduced.  ACC is float for FLOAT16/32, double for FLOAT64; corners of
- * weight 0 are not read. */
-#define ROI_ALIGN_KERNEL(NAME, T, ACC, LOAD, STORE)                                                               \
+ * sy x sx samples reduced (MAXR: 1 for MAX, 0 for AVERAGE).  ACC is float for FLOAT16/32,
+ * double for FLOAT64; corners of weight 0 are not read.  A region's taps along each axis are
+ * computed for its first item (unless it skips: align_inside) and serve all its channels. */
+#define ROI_ALIGN_KERNEL(NAME, TAP, T, ACC, LOAD, STORE, MAXR)                                                    \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
         const roi_job* job = (const roi_job*)ctx;                                                                  \
@@ -526,7 +549,7 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
         void* buf = NULL;                                                                                          \
         uint64_t cap = 0, cur = UINT64_MAX, b = 0;                                                                 \
         align_axis ax, ay;                                                                                         \
-        align_tap *ytaps = NULL, *xtaps = NULL; /* sample j's taps at [j]: outputs' samples in order */           \
+        TAP##_tap *ytaps = NULL, *xtaps = NULL; /* sample j's taps at [j]: outputs' samples in order */           \
         int skip = 0;                                                                                              \
         ACC count = 1;                                                                                             \
         memset(&ax, 0, sizeof ax);                                                                                 \
@@ -543,13 +566,13 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
                 count = (ACC)((double)ax.per * (double)ay.per);                                                    \
                 skip = (double)ax.per * (double)ay.per > ROI_ALIGN_SKIP;                                           \
                 /* per <= 4096 here: the products stay far below 2^64 */                                          \
-                ytaps = skip ? NULL : (align_tap*)roi_table(&buf, &cap, (st->ph * ay.per + st->pw * ax.per) *     \
-                                                                                sizeof(align_tap));                \
+                ytaps = skip ? NULL : (TAP##_tap*)roi_table(&buf, &cap, (st->ph * ay.per + st->pw * ax.per) *     \
+                                                                                sizeof(TAP##_tap));                \
                 xtaps = ytaps ? ytaps + st->ph * ay.per : NULL;                                                    \
                 for (uint64_t j = 0; ytaps && j < st->ph * ay.per; ++j)                                            \
-                    ytaps[j] = align_tap_of(st, &ay, (double)j, st->h);                                            \
+                    ytaps[j] = TAP##_tap_of(st, &ay, j, st->h, sh);                                                \
                 for (uint64_t j = 0; xtaps && j < st->pw * ax.per; ++j)                                            \
-                    xtaps[j] = align_tap_of(st, &ax, (double)j, st->w);                                            \
+                    xtaps[j] = TAP##_tap_of(st, &ax, j, st->w, sw);                                                \
             }                                                                                                      \
             const T* plane = in + (int64_t)b * st->in_strides[0] + (int64_t)c * st->in_strides[1];                 \
             T* dst = out + (int64_t)r * st->out_strides[0] + (int64_t)c * st->out_strides[1];                      \
@@ -564,40 +587,38 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
                         outside = ax.per * ay.per - (y1 - y0) * (x1 - x0);                                         \
                     }                                                                                              \
                     for (uint64_t jy = y0; jy < y1; ++jy) {                                                        \
-                        const align_tap ty = ytaps ? ytaps[oy * ay.per + jy]                                       \
-                                                   : align_tap_of(st, &ay, (double)(oy * ay.per + jy), st->h);     \
-                        const ACC wy = (ACC)ty.w;                                                                  \
-                        const T* row0 = plane + ty.i0 * sh;                                                        \
-                        const T* row1 = plane + ty.i1 * sh;                                                        \
+                        const TAP##_tap ty = ytaps ? ytaps[oy * ay.per + jy]                                       \
+                                                   : TAP##_tap_of(st, &ay, oy * ay.per + jy, st->h, sh);           \
+                        const T* row0 = plane + ty.o0;                                                             \
+                        const T* row1 = plane + ty.o1;                                                             \
                         for (uint64_t jx = x0; jx < x1; ++jx) {                                                    \
-                            const align_tap tx = xtaps ? xtaps[ox * ax.per + jx]                                   \
-                                                       : align_tap_of(st, &ax, (double)(ox * ax.per + jx), st->w); \
-                            const ACC wx = (ACC)tx.w;                                                              \
+                            const TAP##_tap tx = xtaps ? xtaps[ox * ax.per + jx]                                   \
+                                                       : TAP##_tap_of(st, &ax, ox * ax.per + jx, st->w, sw);       \
                             ACC v;                                                                                 \
                             if (ty.oob || tx.oob) {                                                                \
                                 v = oob;                                                                           \
                             } else {                                                                               \
-                                /* i0's weight 1 - w is never 0; i1's w may be, and is then not read */   \
-                                v = (1 - wy) * (1 - wx) * LOAD(row0[tx.i0 * sw]);                                  \
-                                if (wx != 0) v += (1 - wy) * wx * LOAD(row0[tx.i1 * sw]);                          \
-                                if (wy != 0) {                                                                     \
-                                    v += wy * (1 - wx) * LOAD(row1[tx.i0 * sw]);                                   \
-                                    if (wx != 0) v += wy * wx * LOAD(row1[tx.i1 * sw]);                            \
+                                /* i0's weight 1 - w is never 0; i1's w may be, and is then not read */           \
+                                v = ty.w1 * tx.w1 * LOAD(row0[tx.o0]);                                             \
+                                if (tx.w != 0) v += ty.w1 * tx.w * LOAD(row0[tx.o1]);                              \
+                                if (ty.w != 0) {                                                                   \
+                                    v += ty.w * tx.w1 * LOAD(row1[tx.o0]);                                         \
+                                    if (tx.w != 0) v += ty.w * tx.w * LOAD(row1[tx.o1]);                           \
                                 }                                                                                  \
                             }                                                                                      \
-                            if (!st->max_reduce)                                                                   \
+                            if (!(MAXR))                                                                           \
                                 acc += v;                                                                          \
                             else if (first || v > acc || (v != v && acc == acc))                                   \
                                 acc = v; /* a NaN wins */                                                          \
                             first = 0;                                                                             \
                         }                                                                                          \
                     }                                                                                              \
-                    if (outside && !st->max_reduce)                                                                \
+                    if (outside && !(MAXR))                                                                        \
                         acc += (ACC)outside * oob;                                                                 \
                     else if (outside && (first || oob > acc || (oob != oob && acc == acc)))                        \
                         acc = oob;                                                                                 \
                     dst[(int64_t)oy * st->out_strides[2] + (int64_t)ox * st->out_strides[3]] =                     \
-                        STORE(st->max_reduce ? acc : acc / count);                                                 \
+                        STORE((MAXR) ? acc : acc / count);                                                         \
                 }                                                                                                  \
             }                                                                                                      \
         }                                                                                                          \
@@ -605,15 +626,21 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
     }
 
 #define ROI_HALF_STORE(v) dmlc_float_to_half_inline(v)
-ROI_ALIGN_KERNEL(roi_align_f16, uint16_t, float, ROI_HALF, ROI_HALF_STORE)
-ROI_ALIGN_KERNEL(roi_align_f32, float, float, ROI_ID, ROI_ID)
-ROI_ALIGN_KERNEL(roi_align_f64, double, double, ROI_ID, ROI_ID)
+ROI_ALIGN_TAP(roi_acc_f32, float)
+ROI_ALIGN_TAP(roi_acc_f64, double)
+ROI_ALIGN_KERNEL(roi_align_avg_f16, roi_acc_f32, uint16_t, float, ROI_HALF, ROI_HALF_STORE, 0)
+ROI_ALIGN_KERNEL(roi_align_avg_f32, roi_acc_f32, float, float, ROI_ID, ROI_ID, 0)
+ROI_ALIGN_KERNEL(roi_align_avg_f64, roi_acc_f64, double, double, ROI_ID, ROI_ID, 0)
+ROI_ALIGN_KERNEL(roi_align_max_f16, roi_acc_f32, uint16_t, float, ROI_HALF, ROI_HALF_STORE, 1)
+ROI_ALIGN_KERNEL(roi_align_max_f32, roi_acc_f32, float, float, ROI_ID, ROI_ID, 1)
+ROI_ALIGN_KERNEL(roi_align_max_f64, roi_acc_f64, double, double, ROI_ID, ROI_ID, 1)
 
 /* Both operators: one item per (region, channel), the kernel of the operator and type. */
 static void roi_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
-    static const dmlc_range_fn kernels[2][3] = {{roi_pool_f16, roi_pool_f32, roi_pool_f64},
-                                                {roi_align_f16, roi_align_f32, roi_align_f64}};
+    static const dmlc_range_fn kernels[3][3] = {{roi_pool_f16, roi_pool_f32, roi_pool_f64},
+                                                {roi_align_avg_f16, roi_align_avg_f32, roi_align_avg_f64},
+                                                {roi_align_max_f16, roi_align_max_f32, roi_align_max_f64}};
     const roi_state* st = (const roi_state*)op->state;
     const int align = op->input_count == 3;
     roi_job job;
@@ -624,7 +651,7 @@ static void roi_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* 
     job.out = out[0];
     /* Each output reads its bin or a few samples of four elements: a few elements at least. */
     dmlc_parallel_for(st->r * st->c, op->outputs[0].count * op->inputs[0].elem_size * (align ? 16 : 8),
-                      kernels[align][st->type == DML_TENSOR_DATA_TYPE_FLOAT16   ? 0
+                      kernels[align + (align && st->max_reduce)][st->type == DML_TENSOR_DATA_TYPE_FLOAT16   ? 0
                                      : st->type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 1
                                                                                 : 2],
                       &job);
