@@ -364,8 +364,9 @@ static inline int64_t roi_key_f64(double f)
         int64_t* bins = NULL; /* rows [lo, hi) of each ph, then columns of each pw */                              \
         roi_box b;                                                                                                 \
         memset(&b, 0, sizeof b);                                                                                   \
-        for (uint64_t item = begin; item < end; ++item) {                                                          \
+        for (uint64_t item = begin, next; item < end; item = next) {                                               \
             const uint64_t r = item / st->c, c = item % st->c;                                                     \
+            next = item + 1;                                                                                       \
             if (r != cur) {                                                                                        \
                 cur = r;                                                                                           \
                 b = roi_box_of(st, job->rois, r);                                                                  \
@@ -533,11 +534,76 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
         return r;                                                                                                  \
     }
 
+/* Channels read at once by ROI_ALIGN's table path: a sample's taps and weights are loaded
+ * once for them, and their rows stay in the first-level cache. */
+#define ROI_ALIGN_BLOCK 16u
+
+/* A sample's value in channel plane p (the sum of its corners, as the sample-by-sample loop
+ * forms it: weights w00 = (1 - wy)(1 - wx), ..., corners of weight 0 not read), reduced into
+ * acc[i]: for each of the k channels, planes cs apart. */
+#define ROI_ALIGN_CHANNELS(T, ACC, MAXR, EXPR)                                                                     \
+    for (UINT i = 0; i < k; ++i) {                                                                                 \
+        const T* p = plane + (int64_t)i * cs;                                                                      \
+        const ACC v = EXPR;                                                                                        \
+        (void)p; /* unread when every sample is out of bounds */                                                   \
+        if (!(MAXR))                                                                                               \
+            acc[i] += v;                                                                                           \
+        else if (first || v > acc[i] || (v != v && acc[i] == acc[i]))                                              \
+            acc[i] = v; /* a NaN wins */                                                                           \
+    }
+
+/* The outputs of k <= ROI_ALIGN_BLOCK consecutive channels of one region (plane: the first's
+ * input plane, dst its output plane) from the region's tap tables: for each output, the same
+ * samples in the same order, and each sample's corners summed as the per-channel loop does,
+ * so every result is bit for bit the same. */
+#define ROI_ALIGN_BLOCK_FN(NAME, TAP, T, ACC, LOAD, STORE, MAXR)                                                  \
+    static void NAME##_block(const roi_state* st, const T* plane, T* dst, UINT k, const TAP##_tap* ytaps,         \
+                             const TAP##_tap* xtaps, const align_axis* ax, const align_axis* ay, ACC oob,          \
+                             ACC count)                                                                            \
+    {                                                                                                              \
+        const int64_t cs = st->in_strides[1];                                                                      \
+        ACC acc[ROI_ALIGN_BLOCK];                                                                                  \
+        for (uint64_t oy = 0; oy < st->ph; ++oy) {                                                                 \
+            for (uint64_t ox = 0; ox < st->pw; ++ox) {                                                             \
+                int first = 1;                                                                                     \
+                for (UINT i = 0; i < k; ++i) acc[i] = 0;                                                           \
+                for (uint64_t jy = 0; jy < ay->per; ++jy) {                                                        \
+                    const TAP##_tap* ty = &ytaps[oy * ay->per + jy];                                               \
+                    for (uint64_t jx = 0; jx < ax->per; ++jx) {                                                    \
+                        const TAP##_tap* tx = &xtaps[ox * ax->per + jx];                                           \
+                        const int64_t o00 = ty->o0 + tx->o0, o01 = ty->o0 + tx->o1;                                \
+                        const int64_t o10 = ty->o1 + tx->o0, o11 = ty->o1 + tx->o1;                                \
+                        const ACC w00 = ty->w1 * tx->w1, w01 = ty->w1 * tx->w;                                     \
+                        const ACC w10 = ty->w * tx->w1, w11 = ty->w * tx->w;                                       \
+                        if (ty->oob || tx->oob) {                                                                  \
+                            ROI_ALIGN_CHANNELS(T, ACC, MAXR, oob)                                                  \
+                        } else if (tx->w != 0 && ty->w != 0) {                                                     \
+                            ROI_ALIGN_CHANNELS(T, ACC, MAXR,                                                       \
+                                               w00 * LOAD(p[o00]) + w01 * LOAD(p[o01]) + w10 * LOAD(p[o10]) +      \
+                                                   w11 * LOAD(p[o11]))                                             \
+                        } else if (tx->w != 0) {                                                                   \
+                            ROI_ALIGN_CHANNELS(T, ACC, MAXR, w00 * LOAD(p[o00]) + w01 * LOAD(p[o01]))              \
+                        } else if (ty->w != 0) {                                                                   \
+                            ROI_ALIGN_CHANNELS(T, ACC, MAXR, w00 * LOAD(p[o00]) + w10 * LOAD(p[o10]))              \
+                        } else {                                                                                   \
+                            ROI_ALIGN_CHANNELS(T, ACC, MAXR, w00 * LOAD(p[o00]))                                   \
+                        }                                                                                          \
+                        first = 0;                                                                                 \
+                    }                                                                                              \
+                }                                                                                                  \
+                for (UINT i = 0; i < k; ++i)                                                                       \
+                    dst[(int64_t)i * st->out_strides[1] + (int64_t)oy * st->out_strides[2] +                      \
+                        (int64_t)ox * st->out_strides[3]] = STORE((MAXR) ? acc[i] : acc[i] / count);              \
+            }                                                                                                      \
+        }                                                                                                          \
+    }
+
 /* Items [begin, end), item = region * C + channel: every output of the item's plane, its
  * sy x sx samples reduced (MAXR: 1 for MAX, 0 for AVERAGE).  ACC is float for FLOAT16/32,
  * double for FLOAT64; corners of weight 0 are not read.  A region's taps along each axis are
  * computed for its first item (unless it skips: align_inside) and serve all its channels. */
 #define ROI_ALIGN_KERNEL(NAME, TAP, T, ACC, LOAD, STORE, MAXR)                                                    \
+    ROI_ALIGN_BLOCK_FN(NAME, TAP, T, ACC, LOAD, STORE, MAXR)                                                       \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
         const roi_job* job = (const roi_job*)ctx;                                                                  \
@@ -554,8 +620,9 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
         ACC count = 1;                                                                                             \
         memset(&ax, 0, sizeof ax);                                                                                 \
         memset(&ay, 0, sizeof ay);                                                                                 \
-        for (uint64_t item = begin; item < end; ++item) {                                                          \
+        for (uint64_t item = begin, next; item < end; item = next) {                                               \
             const uint64_t r = item / st->c, c = item % st->c;                                                     \
+            next = item + 1;                                                                                       \
             if (r != cur) {                                                                                        \
                 cur = r;                                                                                           \
                 b = batch_index(st, job->idx, r);                                                                  \
@@ -576,6 +643,13 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
             }                                                                                                      \
             const T* plane = in + (int64_t)b * st->in_strides[0] + (int64_t)c * st->in_strides[1];                 \
             T* dst = out + (int64_t)r * st->out_strides[0] + (int64_t)c * st->out_strides[1];                      \
+            if (ytaps) {                                                                                           \
+                const uint64_t left = st->c - c < end - item ? st->c - c : end - item;                            \
+                const UINT k = left < ROI_ALIGN_BLOCK ? (UINT)left : ROI_ALIGN_BLOCK;                              \
+                NAME##_block(st, plane, dst, k, ytaps, xtaps, &ax, &ay, oob, count);                               \
+                next = item + k;                                                                                   \
+                continue;                                                                                          \
+            }                                                                                                      \
             for (uint64_t oy = 0; oy < st->ph; ++oy) {                                                             \
                 for (uint64_t ox = 0; ox < st->pw; ++ox) {                                                         \
                     ACC acc = 0;                                                                                   \
