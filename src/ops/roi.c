@@ -36,6 +36,7 @@
  * item in a run, and applied to each of its channels; every output is then the same sequence
  * of floating-point operations as computed sample by sample. */
 #include "../dmlc_internal.h"
+#include "../kernels/order.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -319,38 +320,32 @@ static void* roi_table(void** buf, uint64_t* cap, uint64_t bytes)
     return *buf;
 }
 
-/* An element as an integer that orders as its value: +-0 alike, the infinities next, and every
- * NaN above them all (so the first NaN is kept, as the float comparison would).  Integer
- * comparisons select without branches where float ones with their NaN tests do not. */
-static inline int32_t roi_key_f16(uint16_t h)
+/* Asks for the rows [y0, y1) x columns [x0, x1) of a plane (strides sh, sw elements of es
+ * bytes) to be brought into the cache while the previous channel is pooled: the next
+ * channel's window is 16 KiB or more away, where the hardware prefetcher does not look.
+ * Windows of more than ROI_PREFETCH_MAX lines are left to it (their long rows it follows). */
+#define ROI_PREFETCH_MAX 256
+static void roi_prefetch_window(const void* plane, size_t es, int64_t sh, int64_t sw, int64_t y0, int64_t y1,
+                                int64_t x0, int64_t x1)
 {
-    const int32_t m = h & 0x7fff, s = -(int32_t)(h >> 15); /* s: 0, or -1 for a negative */
-    return m > 0x7c00 ? 0x10000 : (m ^ s) - s;
-}
-
-static inline int32_t roi_key_f32(float f)
-{
-    uint32_t u;
-    int32_t m, s;
-    memcpy(&u, &f, sizeof u);
-    m = (int32_t)(u & 0x7fffffffu);
-    s = -(int32_t)(u >> 31);
-    return m > 0x7f800000 ? INT32_MAX : (m ^ s) - s;
-}
-
-static inline int64_t roi_key_f64(double f)
-{
-    uint64_t u;
-    int64_t m, s;
-    memcpy(&u, &f, sizeof u);
-    m = (int64_t)(u & 0x7fffffffffffffffu);
-    s = -(int64_t)(u >> 63);
-    return m > 0x7ff0000000000000 ? INT64_MAX : (m ^ s) - s;
+#if defined(__GNUC__) || defined(__clang__)
+    const int64_t step = sw == 1 ? (int64_t)(64 / es) : 1; /* one request per 64-byte line */
+    const char* base = (const char*)plane;
+    if (y1 <= y0 || x1 <= x0 || (y1 - y0) * ((x1 - x0 + step - 1) / step) > ROI_PREFETCH_MAX) return;
+    for (int64_t y = y0; y < y1; ++y) {
+        for (int64_t x = x0; x < x1; x += step) __builtin_prefetch(base + (y * sh + x * sw) * (int64_t)es);
+        __builtin_prefetch(base + (y * sh + (x1 - 1) * sw) * (int64_t)es);
+    }
+#else
+    (void)plane, (void)es, (void)sh, (void)sw, (void)y0, (void)y1, (void)x0, (void)x1;
+#endif
 }
 
 /* Max pooling of items [begin, end), item = region * C + channel: each region's corners and bins
  * are computed once, for its first item.  KEY maps an element to an integer of type F that
- * compares as the element does; the chosen element is stored as it is, bit for bit. */
+ * compares as the element does (src/kernels/order.h: +-0 alike, every NaN above +inf, so the
+ * strict > keeps the first of equals and the first NaN), compared without branches; the
+ * chosen element is stored as it is, bit for bit. */
 #define ROI_POOL_KERNEL(NAME, T, F, KEY)                                                                           \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
@@ -380,6 +375,9 @@ static inline int64_t roi_key_f64(double f)
             }                                                                                                      \
             const T* plane = in + (int64_t)b.batch * st->in_strides[0] + (int64_t)c * st->in_strides[1];           \
             T* dst = out + (int64_t)r * st->out_strides[0] + (int64_t)c * st->out_strides[1];                      \
+            if (bins && c + 1 < st->c && item + 1 < end)                                                           \
+                roi_prefetch_window(plane + st->in_strides[1], sizeof(T), sh, sw, bins[0], bins[2 * st->ph - 1],   \
+                                    bins[2 * st->ph], bins[2 * (st->ph + st->pw) - 1]);                            \
             for (uint64_t ph = 0; ph < st->ph; ++ph) {                                                             \
                 int64_t h0, h1;                                                                                    \
                 if (bins) h0 = bins[2 * ph], h1 = bins[2 * ph + 1];                                                \
@@ -414,9 +412,9 @@ static inline int64_t roi_key_f64(double f)
 
 #define ROI_ID(v) (v)
 #define ROI_HALF(v) dmlc_half_to_float_inline(v)
-ROI_POOL_KERNEL(roi_pool_f16, uint16_t, int32_t, roi_key_f16)
-ROI_POOL_KERNEL(roi_pool_f32, float, int32_t, roi_key_f32)
-ROI_POOL_KERNEL(roi_pool_f64, double, int64_t, roi_key_f64)
+ROI_POOL_KERNEL(roi_pool_f16, uint16_t, int64_t, dmlc_key_f16)
+ROI_POOL_KERNEL(roi_pool_f32, float, int64_t, dmlc_key_f32)
+ROI_POOL_KERNEL(roi_pool_f64, double, int64_t, dmlc_key_f64)
 
 
 /* ---- ROI_ALIGN(1) --------------------------------------------------------------------- */
