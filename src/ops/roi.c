@@ -33,8 +33,9 @@
  * Threads: one item per (region, channel) pair, through dmlc_parallel_for.  What depends only
  * on the region (ROI_POOLING's corners and bins, ROI_ALIGN's sample taps: the two corners and
  * weight of every sample along each axis, in double) is computed once, for the region's first
- * item in a run, and applied to each of its channels; every output is then the same sequence
- * of floating-point operations as computed sample by sample. */
+ * item in a run, and applied to each of its channels (ROI_ALIGN: 16 channels per pass over
+ * the samples, ROI_POOLING: the next channel's window prefetched); every output is still the
+ * same sequence of floating-point operations as computed sample by sample. */
 #include "../dmlc_internal.h"
 #include "../kernels/order.h"
 
