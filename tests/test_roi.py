@@ -219,6 +219,33 @@ def test_align_huge_sample_counts_read_only_samples_inside(rng, mode, oob):
     np.testing.assert_array_equal(far, np.full((1, 2, 2, 3), oob))
 
 
+@pytest.mark.parametrize("dtype,mode", [(np.float32, "avg"), (np.float64, "max"), (np.float16, "avg")])
+def test_align_channel_blocks_threads_and_huge_regions_mixed(rng, dtype, mode):
+    """37 channels (the kernel reads a region's channels 8 at a time: 8, 8, 8, 8, 5) and, in the
+    same call, ordinary regions and one of 1000 x 1500 samples per output (visited only
+    inside the input): the reference agrees on the ordinary ones, and every region alone,
+    each channel alone and one thread give the same bits as the whole call."""
+    x = random_array(rng, (2, 37, 6, 7), dtype)
+    rois = align_regions(rng, 9, 6, 7)
+    rois[3] = [-3000.0, -4500.0, 3000.0, 4500.0]
+    rois = rois.astype(dtype)
+    b = rng.integers(0, 2, 9)
+    whole = dmlc.roi_align(x, rois, b, (3, 2), mode=mode)
+    ordinary = np.delete(np.arange(9), 3)
+    assert_close(whole[ordinary], ref_roi_align(x, rois[ordinary], b[ordinary], (3, 2), 1.0, 1.0, mode=mode), dtype)
+    assert np.all(np.isfinite(whole[3].astype(np.float64)))
+    for i in range(9):
+        assert_same_bits(dmlc.roi_align(x, rois[i:i + 1], b[i:i + 1], (3, 2), mode=mode), whole[i:i + 1])
+    for c in (0, 7, 8, 36):
+        assert_same_bits(dmlc.roi_align(x[:, c:c + 1], rois, b, (3, 2), mode=mode), whole[:, c:c + 1])
+    before = dmlc.get_num_threads()
+    try:
+        dmlc.set_num_threads(1)
+        assert_same_bits(dmlc.roi_align(x, rois, b, (3, 2), mode=mode), whole)
+    finally:
+        dmlc.set_num_threads(before)
+
+
 def test_align_nearest_max_copies_bits():
     x = np.zeros((1, 1, 2, 2), np.float16)
     x.view(np.uint16)[0, 0] = [[0x8000, 0x7E01], [0x3C00, 0x0001]]  # -0, a NaN with a payload, 1, a subnormal
