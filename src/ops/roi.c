@@ -90,11 +90,6 @@ static roi_args read_args(DML_OPERATOR_TYPE type, const void* desc)
     return a;
 }
 
-static int float_type(DML_TENSOR_DATA_TYPE t)
-{
-    return t == DML_TENSOR_DATA_TYPE_FLOAT16 || t == DML_TENSOR_DATA_TYPE_FLOAT32 || t == DML_TENSOR_DATA_TYPE_FLOAT64;
-}
-
 /* A 2-D table of rows held in 2 to 4 dimensions whose leading sizes are 1 ({R, cols},
  * {1, R, cols}, {1, 1, R, cols}): checks it and gives its row count. */
 static HRESULT table_rows(const char* opname, const dmlc_tensor* t, const char* field, UINT cols, const char* what,
@@ -114,7 +109,6 @@ static HRESULT table_rows(const char* opname, const dmlc_tensor* t, const char* 
 /* ROI_ALIGN(1)'s fields but the tensors, and its BatchIndicesTensor: R values. */
 static HRESULT validate_align(const char* opname, const roi_args* a, const dmlc_tensor* idx, UINT rows)
 {
-    char tb[DMLC_TYPE_NAME_SIZE];
     if (a->reduction != DML_REDUCE_FUNCTION_AVERAGE && a->reduction != DML_REDUCE_FUNCTION_MAX)
         return dmlc_fail(E_INVALIDARG, opname, "ReductionFunction is %u, expected 2 (AVERAGE) or 7 (MAX)",
                          (UINT)a->reduction);
@@ -132,9 +126,6 @@ static HRESULT validate_align(const char* opname, const roi_args* a, const dmlc_
     if (a->min_samples == 0 || a->min_samples > a->max_samples)
         return dmlc_fail(E_INVALIDARG, opname, "MinimumSamplesPerOutput is %u and MaximumSamplesPerOutput %u, expected "
                          "1 <= Minimum <= Maximum", a->min_samples, a->max_samples);
-    if (idx->type != DML_TENSOR_DATA_TYPE_UINT32 && idx->type != DML_TENSOR_DATA_TYPE_UINT64)
-        return dmlc_fail(E_INVALIDARG, opname, "BatchIndicesTensor.DataType is %s, expected UINT32 or UINT64",
-                         dmlc_data_type_name(idx->type, tb));
     for (UINT i = 0; i + 1 < idx->ndim; ++i)
         if (idx->sizes[i] != 1)
             return dmlc_fail(E_INVALIDARG, opname, "BatchIndicesTensor.Sizes[%u] is %u, expected 1 (BatchIndicesTensor "
@@ -145,17 +136,15 @@ static HRESULT validate_align(const char* opname, const roi_args* a, const dmlc_
     return S_OK;
 }
 
-/* Every field but the tensors' own validity; the output sizes into sh (out: the desc's
- * output, whose last two sizes are ROI_ALIGN(1)'s parameter; idx: NULL for ROI_POOLING). */
+/* Every field but the tensors' own validity and their data types (floating-point data,
+ * UINT32 or UINT64 batch indices: the schema's check); the output sizes into sh (out: the
+ * desc's output, whose last two sizes are ROI_ALIGN(1)'s parameter; idx: NULL for
+ * ROI_POOLING). */
 static HRESULT validate(const char* opname, const roi_args* a, const dmlc_tensor* in, const dmlc_tensor* roi,
                         const dmlc_tensor* idx, const dmlc_tensor* out, dmlc_shapes* sh)
 {
-    char tb[DMLC_TYPE_NAME_SIZE];
     HRESULT hr;
     UINT rows = 0;
-    if (!float_type(in->type))
-        return dmlc_fail(E_INVALIDARG, opname, "InputTensor.DataType is %s, expected FLOAT64, FLOAT32 or FLOAT16",
-                         dmlc_data_type_name(in->type, tb));
     if (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", roi, "ROITensor", opname)) ||
         FAILED(hr = a->align ? table_rows(opname, roi, "ROITensor", 4, "[x1, y1, x2, y2]", &rows)
                              : table_rows(opname, roi, "ROITensor", 5, "[batch, x1, y1, x2, y2]", &rows)))
