@@ -49,6 +49,7 @@ from dmlc.element_wise_identity import identity  # noqa: E402
 from dmlc.slicing import slice  # noqa: E402
 from dmlc.tiling import tile  # noqa: E402
 from dmlc.gather import gather, gather_elements, gather_nd, scatter_elements, scatter_nd  # noqa: E402
+from dmlc.one_hot import one_hot  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
 from dmlc.roi import roi_align, roi_pool  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
@@ -97,6 +98,7 @@ __all__ = [
     "identity", "slice", "tile",
     "max_unpool", "avg_pool", "lp_pool",
     "gather", "gather_elements", "scatter_elements", "gather_nd", "scatter_nd",
+    "one_hot",
     "InterpolationMode", "AxisDirection", "resample", "upsample_2d",
     "roi_pool", "roi_align",
     "argmax", "argmin",

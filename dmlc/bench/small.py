@@ -6,7 +6,7 @@ import numpy as np
 
 from dmlc.bench import optional_ort, optional_torch
 from dmlc.bench import (argminmax, average_pooling, cast, cumulative, depth_space, element_wise_identity, fill, gather,
-                        lp_pooling, max_pooling, max_unpooling, nonzero, padding, resample, roi, slicing, split_join,
+                        lp_pooling, max_pooling, max_unpooling, nonzero, one_hot, padding, resample, roi, slicing, split_join,
                         tiling, topk)
 
 
@@ -37,6 +37,7 @@ def workloads(quick):
         gather._elements_workload("scatter_elements", f32, (64, 16), (8, 16), 0, torch, ort),
         gather._nd_workload("gather_nd", f32, (16, 8, 4), 8, torch, ort),
         gather._nd_workload("scatter_nd", f32, (16, 8, 4), 8, torch, ort),
+        one_hot._workload(f32, 16, 10, torch, ort),
         resample._workload(f32, (1, 8, 8, 8), 2, "nearest", torch, ort),
         roi._workload(f32, (1, 8, 16, 16), 4, (2, 2), ort, numpy_row=False),
         roi._align_workload(f32, (1, 8, 16, 16), 4, (2, 2), ort),
