@@ -277,6 +277,7 @@ typedef struct dmlc_fill_plan {
     dmlc_copy_plan plan;
     uint64_t count; /* elements */
     int packed;     /* the plan is one contiguous run */
+    int stream;     /* packed and large: non-temporal stores (src/kernels/stream.c) */
 } dmlc_fill_plan;
 void dmlc_fill_plan_init(dmlc_fill_plan* fp, const dmlc_tensor* t);
 void dmlc_fill_run(const dmlc_fill_plan* fp, void* dst, const void* value);

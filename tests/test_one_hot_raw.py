@@ -139,6 +139,23 @@ def test_large_output_across_threads(rng):
     np.testing.assert_array_equal(run(idx, values, 1, 300), ref(idx, values, 1, 300))
 
 
+def test_streamed_fill_of_a_16_mib_output(rng):
+    """An output of 16 MiB or more is filled with non-temporal stores (where the CPU has
+    them), split across threads at any element: every element is still Off or On, the On
+    ones where the reference puts them.  The output starts 4 bytes past a 64-byte line."""
+    idx = rng.integers(-1100, 1100, (4097, 1)).astype(np.int64)
+    values = np.array([[-0.0, 3.5]], np.float32)
+    buf = np.full(4097 * 1024 + 32, 7, np.float32)
+    start = (-buf.ctypes.data % 64) // 4 + 1
+    y = buf[start:start + 4097 * 1024].reshape(4097, 1024)
+    raw = Raw()
+    hr, msg = execute(one_hot_desc(raw, raw.tensor_for(idx), raw.tensor_for(values), raw.tensor_for(y), 1),
+                      [idx, values], [y])
+    assert hr == 0, msg
+    assert_same_bits(y, ref(idx, values, 1, 1024))
+    assert np.all(buf[:start] == 7) and np.all(buf[start + y.size:] == 7)
+
+
 def test_create_once_execute_from_many_threads(rng):
     idx = rng.integers(-9, 9, (64, 1)).astype(np.int64)
     values = np.array([[1, 2]], np.uint16)

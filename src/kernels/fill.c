@@ -3,8 +3,11 @@
  *
  * Storing never looks at the value: the kernels dispatch on element size (1, 2, 4, 8 bytes)
  * and copy the value's bits.  A packed tensor (one run after merging dimensions) is filled
- * by plain stores split across threads; any other layout is a copy plan whose source is the
- * one value with every stride 0. */
+ * by plain stores split across threads, or, from DMLC_STREAM_MIN_BYTES on, by non-temporal
+ * stores (src/kernels/stream.c), which skip reading the lines they overwrite (dmlc bench on
+ * 2 shared cores: ONE_HOT's 32 MiB output in 1.2 ms instead of 2.2 to 2.8 ms; 10^7 float32
+ * FILL_VALUE_CONSTANT at 20 GB/s instead of 12).  Any other layout is a copy plan whose
+ * source is the one value with every stride 0. */
 #include "../dmlc_internal.h"
 
 void dmlc_fill_plan_init(dmlc_fill_plan* fp, const dmlc_tensor* t)
@@ -21,6 +24,8 @@ void dmlc_fill_plan_init(dmlc_fill_plan* fp, const dmlc_tensor* t)
     /* One element, or every element one step after the last: the zero-stride source merged
      * into a single run. */
     fp->packed = fp->plan.ndim == 0 || (fp->plan.ndim == 1 && fp->plan.dst_strides[0] == 1);
+    fp->stream = fp->packed && DMLC_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) &&
+                 fp->count * t->elem_size >= DMLC_STREAM_MIN_BYTES;
 }
 
 typedef struct fill_job {
@@ -45,6 +50,12 @@ FILL_RUN(u64, uint64_t)
 static void fill_range(void* ctx, uint64_t begin, uint64_t end)
 {
     const fill_job* job = (const fill_job*)ctx;
+    const UINT es = job->fp->plan.elem_size;
+    if (job->fp->stream) {
+        dmlc_fill_stream_lines(job->dst + begin * es, (size_t)((end - begin) * es), job->value, es);
+        dmlc_stream_fence();
+        return;
+    }
     switch (job->fp->plan.elem_size) {
     case 1: fill_u8(job->dst, job->value, begin, end); break;
     case 2: fill_u16(job->dst, job->value, begin, end); break;
