@@ -58,6 +58,7 @@ from dmlc.max_unpooling import max_unpool  # noqa: E402
 from dmlc.average_pooling import avg_pool  # noqa: E402
 from dmlc.lp_pooling import lp_pool  # noqa: E402
 from dmlc.gather import gather, gather_elements, gather_nd, scatter_elements, scatter_nd  # noqa: E402
+from dmlc.one_hot import one_hot  # noqa: E402
 from dmlc.resample import resample, upsample_2d  # noqa: E402
 from dmlc.roi import roi_align, roi_pool  # noqa: E402
 from dmlc.argminmax import argmax, argmin  # noqa: E402
@@ -70,8 +71,8 @@ from dmlc.reverse import reverse_subsequences  # noqa: E402
 __all__ += [
     "depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "identity", "slice", "tile",
     "max_unpool", "avg_pool", "lp_pool", "gather", "gather_elements", "scatter_elements", "gather_nd",
-    "scatter_nd", "resample", "upsample_2d", "roi_pool", "roi_align", "argmax", "argmin", "top_k", "cumsum",
-    "cumprod", "nonzero_coordinates", "cast", "fill_constant", "fill_sequence", "diagonal_matrix",
+    "scatter_nd", "one_hot", "resample", "upsample_2d", "roi_pool", "roi_align", "argmax", "argmin", "top_k",
+    "cumsum", "cumprod", "nonzero_coordinates", "cast", "fill_constant", "fill_sequence", "diagonal_matrix",
     "diagonal_fill", "reverse_subsequences",
 ]
 # ---- end of the generated part

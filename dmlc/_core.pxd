@@ -460,6 +460,11 @@ cdef extern from "directml_py.h" nogil:
         const DML_TENSOR_DESC* OutputTensor
         UINT InputDimensionCount
         UINT IndicesDimensionCount
+    ctypedef struct DML_ONE_HOT_OPERATOR_DESC:
+        const DML_TENSOR_DESC* IndicesTensor
+        const DML_TENSOR_DESC* ValuesTensor
+        const DML_TENSOR_DESC* OutputTensor
+        UINT Axis
     ctypedef struct DML_UPSAMPLE_2D_OPERATOR_DESC:
         const DML_TENSOR_DESC* InputTensor
         const DML_TENSOR_DESC* OutputTensor
@@ -647,6 +652,9 @@ cdef cnp.ndarray as_input(object x, str name)
 # as_input's dtype check and copies: for functions that look at x's shape and strides
 # (negative ones included) before as_input binds it.
 cdef cnp.ndarray as_ndarray(object x, str name)
+# An index array (indices, lengths) as int32/int64/uint32/uint64 for the core: any integer
+# dtype (narrower ones widened), bool and floats a TypeError naming fname and name.
+cdef cnp.ndarray index_input(object indices, str fname, str name)
 # True if as_input(x, name) would return x itself (no copy, no error).
 cdef bint input_ready(object x)
 # An enum argument's int value: a str in table (the spellings of dmlc._enums.spellings(cls))

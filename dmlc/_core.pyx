@@ -352,6 +352,23 @@ cdef cnp.ndarray as_input(object x, str name):
     return a
 
 
+# Index dtypes the core reads as they are; narrower integers are widened to these.
+_WIDER = {1: {"i": np.int32, "u": np.uint32}, 2: {"i": np.int32, "u": np.uint32}}
+
+
+cdef cnp.ndarray index_input(object indices, str fname, str name):
+    """indices as an int32/int64/uint32/uint64 array the core can read: any integer dtype
+    (int8/int16/uint8/uint16 widened), bool and floats a TypeError."""
+    cdef cnp.ndarray a = as_ndarray(indices, name)
+    if cnp.PyArray_SIZE(a) == 0 and not isinstance(indices, np.ndarray):
+        a = a.astype(np.int64)  # [] is float64 to NumPy; an empty list holds no index to type
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"{fname}: {name} has dtype {a.dtype}, expected an integer dtype")
+    if a.dtype.itemsize < 4:
+        a = a.astype(_WIDER[a.dtype.itemsize][a.dtype.kind])
+    return as_input(a, name)
+
+
 cdef cnp.ndarray empty_of(tuple shape, cnp.dtype dtype):
     """np.empty(shape, dtype) for an output: large ones through the output pool."""
     cdef cnp.npy_intp dims[32]

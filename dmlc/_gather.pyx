@@ -19,27 +19,10 @@ from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_GATHER_OPERATOR_DESC, DM
                          DML_GATHER_ND1_OPERATOR_DESC, DML_OPERATOR_GATHER_ND1,
                          DML_SCATTER_ND_OPERATOR_DESC, DML_OPERATOR_SCATTER_ND,
                          DMLC_BUFFER_BINDING, as_input, as_ndarray, as_output, bind, dml_type_of, execute,
-                         finish_output, may_overlap, normalize_axis, same_elements)
+                         finish_output, index_input, may_overlap, normalize_axis, same_elements)
 from dmlc._args import index_of
 
 cnp.import_array()
-
-# Index dtypes the core reads as they are; narrower integers are widened to these.
-_WIDER = {1: {"i": np.int32, "u": np.uint32}, 2: {"i": np.int32, "u": np.uint32}}
-
-
-cdef cnp.ndarray index_input(object indices, str fname, str name):
-    """indices as an int32/int64/uint32/uint64 array the core can read: any integer dtype
-    (int8/int16/uint8/uint16 widened), bool and floats a TypeError."""
-    cdef cnp.ndarray a = as_ndarray(indices, name)
-    if cnp.PyArray_SIZE(a) == 0 and not isinstance(indices, np.ndarray):
-        a = a.astype(np.int64)  # [] is float64 to NumPy; an empty list holds no index to type
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"{fname}: {name} has dtype {a.dtype}, expected an integer dtype")
-    if a.dtype.itemsize < 4:
-        a = a.astype(_WIDER[a.dtype.itemsize][a.dtype.kind])
-    return as_input(a, name)
-
 
 cdef object gather_impl(x, indices, axis, out, str fname):
     cdef cnp.ndarray a = as_input(x, "x")

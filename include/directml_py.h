@@ -597,6 +597,15 @@ typedef struct DML_SCATTER_ND_OPERATOR_DESC {
     UINT IndicesDimensionCount;
 } DML_SCATTER_ND_OPERATOR_DESC;
 
+/* ONE_HOT: OutputTensor's Sizes[Axis] is the depth; OffValue is ValuesTensor's element 0,
+ * OnValue its element 1 along its innermost dimension of size > 1. */
+typedef struct DML_ONE_HOT_OPERATOR_DESC {
+    const DML_TENSOR_DESC* IndicesTensor;
+    const DML_TENSOR_DESC* ValuesTensor;
+    const DML_TENSOR_DESC* OutputTensor;
+    UINT Axis;
+} DML_ONE_HOT_OPERATOR_DESC;
+
 /* Resampling (RESAMPLE, RESAMPLE1, RESAMPLE2, UPSAMPLE_2D).  DML_SIZE_2D is Width first. */
 typedef enum DML_INTERPOLATION_MODE {
     DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR = 0,
@@ -971,6 +980,7 @@ DMLC_STATIC_ASSERT(scatter_fields, offsetof(DML_SCATTER_OPERATOR_DESC, Axis) == 
 DMLC_STATIC_ASSERT(gather_nd_fields, offsetof(DML_GATHER_ND_OPERATOR_DESC, InputDimensionCount) == 3 * DMLC_PTR && offsetof(DML_GATHER_ND_OPERATOR_DESC, IndicesDimensionCount) == 3 * DMLC_PTR + 4 && sizeof(DML_GATHER_ND_OPERATOR_DESC) == 3 * DMLC_PTR + 8);
 DMLC_STATIC_ASSERT(gather_nd1_fields, offsetof(DML_GATHER_ND1_OPERATOR_DESC, BatchDimensionCount) == 3 * DMLC_PTR + 8 && sizeof(DML_GATHER_ND1_OPERATOR_DESC) == DMLC_ALIGN_UP(3 * DMLC_PTR + 12, DMLC_PTR));
 DMLC_STATIC_ASSERT(scatter_nd_fields, offsetof(DML_SCATTER_ND_OPERATOR_DESC, InputDimensionCount) == 4 * DMLC_PTR && offsetof(DML_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount) == 4 * DMLC_PTR + 4 && sizeof(DML_SCATTER_ND_OPERATOR_DESC) == 4 * DMLC_PTR + 8);
+DMLC_STATIC_ASSERT(one_hot_fields, offsetof(DML_ONE_HOT_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && sizeof(DML_ONE_HOT_OPERATOR_DESC) == 4 * DMLC_PTR);
 DMLC_STATIC_ASSERT(argmax_fields, offsetof(DML_ARGMAX_OPERATOR_DESC, Axes) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) && offsetof(DML_ARGMAX_OPERATOR_DESC, AxisDirection) == DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR && sizeof(DML_ARGMAX_OPERATOR_DESC) == DMLC_ALIGN_UP(DMLC_ALIGN_UP(2 * DMLC_PTR + 4, DMLC_PTR) + DMLC_PTR + 4, DMLC_PTR));
 DMLC_STATIC_ASSERT(argmin_same_as_argmax, sizeof(DML_ARGMIN_OPERATOR_DESC) == sizeof(DML_ARGMAX_OPERATOR_DESC));
 DMLC_STATIC_ASSERT(top_k_fields, offsetof(DML_TOP_K_OPERATOR_DESC, Axis) == 3 * DMLC_PTR && offsetof(DML_TOP_K_OPERATOR_DESC, K) == 3 * DMLC_PTR + 4 && sizeof(DML_TOP_K_OPERATOR_DESC) == 3 * DMLC_PTR + 8);

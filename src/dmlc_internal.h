@@ -269,6 +269,19 @@ void dmlc_copy_run(const dmlc_copy_plan* plan, void* dst, const void* src);
  * across threads themselves (SPLIT/JOIN pieces). */
 void dmlc_copy_run_serial(const dmlc_copy_plan* plan, void* dst, const void* src);
 
+/* ---- Fills (src/kernels/fill.c) -----------------------------------------------------------
+ * One value's bits (elem_size bytes at value) stored into every element of a validated
+ * tensor t, whatever its strides: plain stores across threads for a packed tensor, a copy
+ * plan from a zero-stride source otherwise.  The plan is made once (at creation). */
+typedef struct dmlc_fill_plan {
+    dmlc_copy_plan plan;
+    uint64_t count; /* elements */
+    int packed;     /* the plan is one contiguous run */
+    int stream;     /* packed and large: non-temporal stores (src/kernels/stream.c) */
+} dmlc_fill_plan;
+void dmlc_fill_plan_init(dmlc_fill_plan* fp, const dmlc_tensor* t);
+void dmlc_fill_run(const dmlc_fill_plan* fp, void* dst, const void* value);
+
 /* ---- Element-wise maps (src/kernels/copy.c) --------------------------------------------
  * dmlc_map_run walks a copy plan as dmlc_copy_run does (threads included) but hands each
  * innermost row to fn: fn(ctx, dst, dst_stride, src, src_stride, n), strides in elements.

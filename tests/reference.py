@@ -429,6 +429,17 @@ def ref_scatter_elements(x, indices, updates, axis):
             out[p[:axis] + (i[p],) + p[axis + 1:]] = updates[p]
     return out
 
+def ref_one_hot(indices, depth, axis, off, on, dtype):
+    """ONE_HOT in NumPy terms: indices of any shape, the new axis of size depth inserted at
+    axis; each index adjusted (negative + depth), and a value still outside [0, depth) leaves
+    its whole sequence at off."""
+    i = _adjusted(np.asarray(indices), depth)
+    hot = np.expand_dims(i, axis) == np.arange(depth).reshape((depth,) + (1,) * (i.ndim - axis))
+    out = np.full(hot.shape, off, dtype)
+    out[hot] = on
+    return out
+
+
 def ref_gather_nd(x, indices, batch_dims=0):
     """GATHER_ND1: out[j, s] = x[j[:b], t, s] with t = indices[j] (its last axis), each
     coordinate adjusted and clamped into [0, n - 1] on its own axis of x."""

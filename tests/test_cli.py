@@ -358,6 +358,17 @@ def test_gather_elements_and_scatter_models(tmp_path, capsys, monkeypatch):
                      "Resource 'Line2': 8, 6, 2, 7, 4"]
 
 
+def test_one_hot_model(tmp_path, capsys, monkeypatch):
+    """ONE_HOT with INT64 indices (negative: + depth; past the end: the whole row Off) into a
+    FLOAT16 output pre-filled with 7s, then Axis 0 with the page's {3,1} ValuesTensor [4, 2, 9]
+    (On is element 1 along its only dimension of size > 1: 2)."""
+    status, lines, dispatched, err = run_model(os.path.join(MODELS, "one_hot.json"), capsys, monkeypatch, tmp_path)
+    assert status == 0, err
+    assert dispatched == ["rows", "columns"]
+    assert lines == ["Resource 'Encoded': -1, -1, 0.5, 0.5, -1, -1, -1, -1, 0.5, -1, -1, -1",
+                     "Resource 'ByColumn': 2, 4, 4, 2, 4, 4, 2, 4, 4, 2, 4, 4"]
+
+
 def test_gather_nd_and_scatter_nd_models(tmp_path, capsys, monkeypatch):
     """GATHER_ND with INT64 pairs (negative, past the end: clamped), GATHER_ND1 with a batch
     dimension and UINT32 indices, SCATTER_ND with INT32 indices (DirectML's page example,

@@ -130,6 +130,8 @@ CALLS = {
                   lambda a, **kw: dmlc.gather_nd(a["x"], a["indices"], **kw)),
     "scatter_nd": (lambda d: {"x": data((4, 5, 3), d), "indices": ND_INDICES, "updates": data((3, 3), d, 1)},
                    lambda a, **kw: dmlc.scatter_nd(a["x"], a["indices"], a["updates"], **kw)),
+    "one_hot": (lambda d: {"indices": GATHER_INDICES},
+                lambda a, **kw: dmlc.one_hot(a["indices"], 5, axis=1, values=(-1, 3), **kw)),
     "roi_pool": (lambda d: {"x": data((2, 3, 6, 7), floats(d)), "rois": ROIS},
                  lambda a, **kw: dmlc.roi_pool(a["x"], a["rois"], (2, 3), 0.5, **kw)),
     "roi_align": (lambda d: {"x": data((2, 3, 6, 7), floats(d)), "rois": ROIS[:, 1:], "batch_indices": ROI_BATCH},

@@ -110,15 +110,17 @@ def test_data_types():
         ("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor"), ("GATHER_ELEMENTS", "IndicesTensor"),
         ("SCATTER_ELEMENTS", "IndicesTensor"), ("TOP_K", "OutputIndexTensor"), ("TOP_K1", "OutputIndexTensor"),
         ("GATHER_ND", "IndicesTensor"), ("GATHER_ND1", "IndicesTensor"), ("SCATTER_ND", "IndicesTensor"),
+        ("ONE_HOT", "IndicesTensor"),
         ("NONZERO_COORDINATES", "OutputCountTensor"), ("NONZERO_COORDINATES", "OutputCoordinatesTensor"),
         ("ROI_ALIGN", "BatchIndicesTensor"), ("ROI_ALIGN1", "BatchIndicesTensor"),
         ("REVERSE_SUBSEQUENCES", "SequenceLengthsTensor")}
-    # The gathers' and scatters' indices may be signed (a negative index counts from the end;
-    # REVERSE_SUBSEQUENCES' lengths are UINT32 or UINT64);
+    # The gathers', scatters' and ONE_HOT's indices may be signed (a negative index counts from
+    # the end; REVERSE_SUBSEQUENCES' lengths are UINT32 or UINT64);
     # ARGMIN's, ARGMAX's, TOP_K(1)'s and NONZERO_COORDINATES's index outputs may be NumPy's and PyTorch's int64.
     assert {op.name for op in OPS if "signed_indices" in op.flags} == {"GATHER", "ARGMIN", "ARGMAX", "GATHER_ELEMENTS",
                                                                      "SCATTER_ELEMENTS", "TOP_K", "TOP_K1", "GATHER_ND",
-                                                                     "GATHER_ND1", "SCATTER_ND", "NONZERO_COORDINATES"}
+                                                                     "GATHER_ND1", "SCATTER_ND", "NONZERO_COORDINATES",
+                                                                     "ONE_HOT"}
 
 
 def test_get_refuses_unknown_names():

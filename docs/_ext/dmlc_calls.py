@@ -152,6 +152,11 @@ CASES = {
                 "u": _f32("[[10, 11], [12, 13], [14, 15], [16, 17]]")},
         python="dmlc.scatter_nd(x, i, u)",
         fields={"InputDimensionCount": 2, "IndicesDimensionCount": 2}),
+    "ONE_HOT": dict(
+        # IndicesTensor has a size-1 dimension at Axis, which dmlc.one_hot inserts itself.
+        arrays={"i": "np.array([[2], [0], [-1], [5]], np.int64)", "v": _f32("[[-1, 0.5]]")},
+        python="dmlc.one_hot(i[:, 0], 3, values=v)",
+        fields={"Axis": 1}),
     "UPSAMPLE_2D": dict(
         arrays={"x": _f32("[[[[1, 2], [3, 4]]]]")},
         python='dmlc.upsample_2d(x, 2, mode="linear")',

@@ -314,6 +314,29 @@ def gather_elements():
     return fig
 
 
+def one_hot():
+    """ONE_HOT along the last axis and along axis 0: each index marks one position of its
+    sequence with on, -1 counts from the end and 5 (out of range) leaves its sequence off."""
+    idx = np.array([2, 0, -1, 5], np.int64)
+    y = dmlc.one_hot(idx, 3, values=(0, 1))
+    z = dmlc.one_hot(idx, 3, axis=0, values=(-1, 7), dtype=np.int8)
+    adj = np.where(idx < 0, idx + 3, idx)
+    want = np.array([[1.0 if c == a else 0.0 for c in range(3)] for a in adj.tolist()], np.float32)
+    assert np.array_equal(y, want), y
+    assert np.array_equal(z, np.where(want.T == 1, 7, -1).astype(np.int8)), z
+    plt = _plt()
+    fig, axes = plt.subplots(1, 3, figsize=(9, 3.0), gridspec_kw={"width_ratios": [1, 3, 4]})
+    hot = [_PALETTE[k] for k in range(4)]
+    _grid(axes[0], [[str(i)] for i in idx.tolist()], [[hot[r]] for r in range(4)], "indices")
+    _grid(axes[1], [[_fmt(v) for v in r] for r in y], [[hot[r] if v else "white" for v in row]
+                                                        for r, row in enumerate(y)], "one_hot(i, 3)")
+    _grid(axes[2], [[_fmt(v) for v in r] for r in z], [[hot[c] if v == 7 else "white" for c, v in enumerate(row)]
+                                                        for row in z], "one_hot(i, 3, axis=0, values=(-1, 7))")
+    fig.suptitle("out[r, c] = on where c = i[r] (-1 + 3 = 2), off elsewhere; 5 is out of range: all off",
+                 fontsize=10)
+    return fig
+
+
 def gather():
     """GATHER: rows of a table picked by indices, negative ones from the end, out-of-range ones clamped."""
     x = np.arange(12, dtype=np.float32).reshape(4, 3)
@@ -616,6 +639,7 @@ FIGURES = {
     "cast.png": cast,
     "fill.png": fill,
     "reverse.png": reverse,
+    "one_hot.png": one_hot,
 }
 
 FAMILY_FIGURE = {
@@ -626,6 +650,7 @@ FAMILY_FIGURE = {
     "tiling": "tile.png", "gather": "gather.png", "resample": "resample.png", "roi": "roi_pool.png",
     "argminmax": "argminmax.png", "cumulative": "cumulative.png", "topk": "topk.png", "nonzero": "nonzero.png",
     "cast": "cast.png", "fill": "fill.png", "reverse": "reverse.png",
+    "one_hot": "one_hot.png",
 }
 
 

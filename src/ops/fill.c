@@ -263,70 +263,23 @@ static void seq_plan(seq_state* st, const fill_args* a, const dmlc_tensor* out)
     st->fdelta = union_double(out->type, &a->delta);
 }
 
-/* ---- CONSTANT: one value, broadcast ------------------------------------------------------- */
+/* ---- CONSTANT: one value, broadcast (src/kernels/fill.c) ------------------------------------ */
 typedef struct const_state {
-    dmlc_copy_plan plan;
+    dmlc_fill_plan fill;
     uint64_t value; /* the union's bytes: the low itemsize ones are the element */
-    int packed;     /* the plan is one contiguous run: filled by plain stores, on the threads */
 } const_state;
-
-typedef struct const_job {
-    const const_state* st;
-    char* out;
-} const_job;
-
-#define CONST_FILL(NAME, T)                                                                                \
-    static void const_fill_##NAME(char* out, const void* value, uint64_t begin, uint64_t end)            \
-    {                                                                                                      \
-        T v, *o = (T*)out;                                                                                 \
-        memcpy(&v, value, sizeof v);                                                                       \
-        for (uint64_t i = begin; i < end; ++i) o[i] = v;                                                   \
-    }
-CONST_FILL(u8, uint8_t)
-CONST_FILL(u16, uint16_t)
-CONST_FILL(u32, uint32_t)
-CONST_FILL(u64, uint64_t)
-#undef CONST_FILL
-
-static void const_range(void* ctx, uint64_t begin, uint64_t end)
-{
-    const const_job* job = (const const_job*)ctx;
-    switch (job->st->plan.elem_size) {
-    case 1: const_fill_u8(job->out, &job->st->value, begin, end); break;
-    case 2: const_fill_u16(job->out, &job->st->value, begin, end); break;
-    case 4: const_fill_u32(job->out, &job->st->value, begin, end); break;
-    default: const_fill_u64(job->out, &job->st->value, begin, end); break;
-    }
-}
 
 static void const_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const const_state* st = (const const_state*)op->state;
-    const_job job;
     (void)in;
-    if (!st->packed) {
-        dmlc_copy_run(&st->plan, out[0], &st->value);
-        return;
-    }
-    job.st = st;
-    job.out = (char*)out[0];
-    dmlc_parallel_for(op->outputs[0].count, op->outputs[0].count * st->plan.elem_size, const_range, &job);
+    dmlc_fill_run(&st->fill, out[0], &st->value);
 }
 
 static void const_plan(const_state* st, const fill_args* a, const dmlc_tensor* out)
 {
-    uint64_t sizes[DMLC_MAX_DIMS];
-    int64_t ds[DMLC_MAX_DIMS], ss[DMLC_MAX_DIMS];
-    for (UINT k = 0; k < out->ndim; ++k) {
-        sizes[k] = out->sizes[k];
-        ds[k] = (int64_t)out->strides[k];
-        ss[k] = 0;
-    }
-    dmlc_copy_plan_init(&st->plan, out->elem_size, out->ndim, sizes, ds, ss);
+    dmlc_fill_plan_init(&st->fill, out);
     memcpy(&st->value, a->start.Bytes, sizeof st->value); /* every member starts at byte 0 */
-    /* One element, or every element one step after the last: the zero-stride source merged
-     * into a single run. */
-    st->packed = st->plan.ndim == 0 || (st->plan.ndim == 1 && st->plan.dst_strides[0] == 1);
 }
 
 /* ---- DIAGONAL_MATRIX(1): matrix rows in three runs ----------------------------------------- */

@@ -26,6 +26,7 @@
  * instantiation), a contiguous run (memcpy: an embedding row), or a strided block (a copy
  * plan).  The index type is fixed per instantiation too, so the loops switch on nothing. */
 #include "../dmlc_internal.h"
+#include "../kernels/index.h"
 
 #include <string.h>
 
@@ -37,65 +38,11 @@
 #  define GA_INLINE inline
 #endif
 
-/* ---- Index values ---------------------------------------------------------------------------
- * The index types, in the order the kernels' tables use. */
-enum { IX_INT32 = 0, IX_INT64 = 1, IX_UINT32 = 2, IX_UINT64 = 3 };
-
-static int index_kind(DML_TENSOR_DATA_TYPE t)
-{
-    switch (t) {
-    case DML_TENSOR_DATA_TYPE_INT32: return IX_INT32;
-    case DML_TENSOR_DATA_TYPE_INT64: return IX_INT64;
-    case DML_TENSOR_DATA_TYPE_UINT32: return IX_UINT32;
-    case DML_TENSOR_DATA_TYPE_UINT64: return IX_UINT64;
-    default: return -1;
-    }
-}
-
-/* The index at p, of kind KIND, adjusted (a negative signed value + n).  A value still
- * outside [0, n) is clamped into [0, n - 1] when CLAMP (the gathers), and is n, which no
- * element has, otherwise (the scatters, which then write nothing).  Example: n 5, INT32 -2
- * -> 3, INT32 -9 -> 0 (clamped) or 5, UINT32 0xFFFFFFFF -> 4 (clamped) or 5. */
-static GA_INLINE uint64_t index_value(const char* p, const int KIND, uint64_t n, const int CLAMP)
-{
-    if (KIND == IX_INT32 || KIND == IX_INT64) {
-        int64_t v;
-        if (KIND == IX_INT32) {
-            int32_t v32;
-            memcpy(&v32, p, 4);
-            v = v32;
-        } else {
-            memcpy(&v, p, 8);
-        }
-        if (v < 0) v += (int64_t)n; /* n < 2^32: no overflow */
-        if (v < 0) return CLAMP ? 0 : n;
-        return (uint64_t)v >= n ? (CLAMP ? n - 1 : n) : (uint64_t)v;
-    } else {
-        uint64_t v;
-        if (KIND == IX_UINT32) {
-            uint32_t v32;
-            memcpy(&v32, p, 4);
-            v = v32;
-        } else {
-            memcpy(&v, p, 8);
-        }
-        return v >= n ? (CLAMP ? n - 1 : n) : v;
-    }
-}
-
+/* ---- Index values: index_kind and index_value (src/kernels/index.h) -------------------------- */
 /* The gathers' index: adjusted and clamped into [0, n - 1]. */
 static GA_INLINE uint64_t index_at(const char* p, const int KIND, uint64_t n)
 {
     return index_value(p, KIND, n, 1);
-}
-
-static HRESULT check_index_type(const char* opname, const char* field, const dmlc_tensor* t)
-{
-    char name[DMLC_TYPE_NAME_SIZE];
-    if (index_kind(t->type) < 0)
-        return dmlc_fail(E_INVALIDARG, opname, "%s.DataType is %s, expected INT32, INT64, UINT32 or UINT64", field,
-                         dmlc_data_type_name(t->type, name));
-    return S_OK;
 }
 
 /* ---- Walking merged dimensions -------------------------------------------------------------- */
@@ -352,15 +299,14 @@ static UINT gathered(const gather_args* a, const dmlc_tensor* in, const dmlc_ten
     return in->sizes[*dim];
 }
 
-/* What the gathers and scatters share: the index type, one dimension count, the output of
- * the input's type (out NULL when inferring). */
+/* What the gathers and scatters share: one dimension count, the output of the input's type
+ * (out NULL when inferring).  The index type (INT32, INT64, UINT32 or UINT64) is the
+ * schema's check. */
 static HRESULT validate_tensors(const char* opname, const dmlc_tensor* in, const dmlc_tensor* idx,
                                 const dmlc_tensor* out)
 {
     HRESULT hr;
-    if (FAILED(hr = check_index_type(opname, "IndicesTensor", idx)) ||
-        FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", idx, "IndicesTensor", opname)))
-        return hr;
+    if (FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", idx, "IndicesTensor", opname))) return hr;
     if (out && (FAILED(hr = dmlc_tensor_same_type(in, "InputTensor", out, "OutputTensor", opname)) ||
                 FAILED(hr = dmlc_tensor_same_rank(in, "InputTensor", out, "OutputTensor", opname))))
         return hr;

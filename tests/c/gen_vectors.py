@@ -36,6 +36,7 @@ from test_padding import ref_pad  # noqa: E402
 
 from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_avg_pool, ref_cast, ref_cumulative,  # noqa: E402
                        ref_diagonal, ref_fill_sequence, ref_gather, ref_gather_elements, ref_gather_nd, ref_max_unpool,
+                       ref_one_hot,
                        ref_resample, ref_roi_align, ref_roi_pool, ref_scale_bias, ref_scatter_elements, ref_scatter_nd,
                        ref_slice, ref_slice1, ref_tile)
 from reference import ref_reverse_subsequences  # noqa: E402
@@ -43,6 +44,7 @@ from reference import ref_reverse_subsequences  # noqa: E402
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
 from dmlc._examples import max_pooling as ex_mp  # noqa: E402
+from dmlc._examples import one_hot as ex_oh  # noqa: E402
 from dmlc._examples import padding as ex_pad  # noqa: E402
 from dmlc._examples import split_join as ex_sj  # noqa: E402
 
@@ -859,6 +861,32 @@ def elements_cases(rng):
     return cases
 
 
+def one_hot_cases(rng):
+    """ONE_HOT: the page's four worked examples (example 3's ValuesTensor {1,1,3,1} as
+    printed), then every data type with one of the four index types, every Axis of a 3-d
+    desc, indices out of range both ways, and a strided ValuesTensor {1,3,1} whose OnValue
+    is its element [0,1,0]."""
+    cases = []
+    for ex in ex_oh.EXAMPLES:
+        cases.append(Case(f"page {ex.name.split(' (')[0]}", "ONE_HOT",
+                          [input_tensor(ex.inputs["IndicesTensor"]), input_tensor(ex.inputs["ValuesTensor"])],
+                          [output_tensor(ex.expected["OutputTensor"])], axis=ex.params["Axis"]))
+    for k, dtype in enumerate(ALL_DTYPES):
+        name = DML_TYPE[np.dtype(dtype)]
+        idx_dtype = (np.int32, np.int64, np.uint32, np.uint64)[k % 4]
+        axis, depth = k % 3, 4 + k % 3
+        ishape = [3, 2, 5]
+        ishape[axis] = 1
+        lo = -depth - 2 if np.dtype(idx_dtype).kind == "i" else 0
+        idx = rng.integers(lo, depth + 2, ishape).astype(idx_dtype)
+        values = random_values(rng, (1, 3, 1), dtype)
+        want = ref_one_hot(np.squeeze(idx, axis), depth, axis, values[0, 0, 0], values[0, 1, 0], dtype)
+        cases.append(Case(f"ONE_HOT {name} {DML_TYPE[np.dtype(idx_dtype)]} indices, Axis {axis}, depth {depth}",
+                          "ONE_HOT", [input_tensor(idx), input_tensor(values, [1, 2, 1], rng)], [output_tensor(want)],
+                          axis=axis))
+    return cases
+
+
 def large_cases():
     """Inputs generated from a seed in vectors.c; large enough to be split across threads,
     and the two padding/join cases to take the streaming stores on x86."""
@@ -1054,6 +1082,7 @@ def build():
     cases += nonzero_cases(np.random.default_rng(24))
     cases += roi_cases(np.random.default_rng(24))
     cases += reverse_cases(np.random.default_rng(106))
+    cases += one_hot_cases(np.random.default_rng(95))
     ops = {c.op for c in cases}
     with open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "src", "schema.def"), encoding="utf-8") as f:
         implemented = set(re.findall(r"^DMLC_SCHEMA\((\w+),", f.read(), re.M))

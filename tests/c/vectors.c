@@ -137,6 +137,7 @@ typedef struct vec_descs {
         DML_SCATTER_ELEMENTS_OPERATOR_DESC scatter;
         DML_GATHER_ND1_OPERATOR_DESC gather_nd; /* GATHER_ND's is its prefix */
         DML_SCATTER_ND_OPERATOR_DESC scatter_nd;
+        DML_ONE_HOT_OPERATOR_DESC one_hot;
         DML_ARGMAX_OPERATOR_DESC arg; /* ARGMIN's has the same layout */
         DML_CUMULATIVE_SUMMATION_OPERATOR_DESC cumsum; /* CUMULATIVE_PRODUCT's has the same layout */
         DML_TOP_K_OPERATOR_DESC top_k;
@@ -453,6 +454,12 @@ static UINT vec_build(vec_descs* d, const vec_case* c)
         d->u.scatter.UpdatesTensor = in[2];
         d->u.scatter.OutputTensor = out[0];
         d->u.scatter.Axis = c->axis;
+        break;
+    case DML_OPERATOR_ONE_HOT:
+        d->u.one_hot.IndicesTensor = in[0];
+        d->u.one_hot.ValuesTensor = in[1];
+        d->u.one_hot.OutputTensor = out[0];
+        d->u.one_hot.Axis = c->axis;
         break;
     case DML_OPERATOR_GATHER_ND:
     case DML_OPERATOR_GATHER_ND1:
