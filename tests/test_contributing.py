@@ -73,19 +73,21 @@ def test_bench_rows(family):
 
 @pytest.mark.parametrize("family", _core.FAMILIES)
 def test_python_function_with_a_stub(family):
-    """Each family's public functions are exported by dmlc, with a signature for type
-    checkers: a Cython function's in dmlc/_<family>.pyi, a Python function's inline."""
+    """Each family's public functions are Cython functions of dmlc/_<family>.pyx with a
+    stub in dmlc/_<family>.pyi, re-exported by the generated dmlc/<family>.py under that
+    module's name, and by dmlc."""
     module = importlib.import_module(f"dmlc.{family}")
     assert module.__all__
     stub = os.path.join(PACKAGE, f"_{family}.pyi")
+    with open(stub, encoding="utf-8") as f:
+        stubs = re.findall(r"^def ([a-z]\w*)\(", f.read(), re.M)
+    assert module.__all__ == stubs
     for name in module.__all__:
         fn = getattr(module, name)
         assert getattr(dmlc, name) is fn and name in dmlc.__all__
-        if inspect.isfunction(fn):  # Python: annotated where it is defined
-            assert inspect.signature(fn).return_annotation is not inspect.Signature.empty, name
-        else:
-            with open(stub, encoding="utf-8") as f:
-                assert re.search(rf"^def {name}\(", f.read(), re.M), f"{stub} has no stub of {name}"
+        assert not inspect.isfunction(fn) and type(fn).__name__ == "cython_function_or_method", name
+        assert fn.__module__ == f"dmlc.{family}" and fn.__qualname__ == name
+        assert inspect.signature(fn).return_annotation is not inspect.Signature.empty, name
 
 
 @pytest.mark.parametrize("name,value,family", OPERATORS)

@@ -1,5 +1,6 @@
 """dmlc.dask's .npy reader and writer (from_npy, to_npy), its public surface, and the
 docs/dask.rst's route for arrays larger than memory run under a memory bound."""
+import inspect
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 da = pytest.importorskip("dask.array")
+import dmlc  # noqa: E402
 import dmlc.dask as dd  # noqa: E402
 
 from support import child_env  # noqa: E402
@@ -20,6 +22,16 @@ def test_dir_shows_the_api_only():
     assert not {"np", "da", "math", "functools", "dmlc", "tokenize"} & set(dir(dd))
     for name in dd.__all__:
         assert callable(getattr(dd, name)), name
+
+
+def test_every_public_function_is_listed_under_its_in_memory_name():
+    """__all__ comes from the @_public marks: every function dmlc.dask defines without a
+    leading underscore is listed, and each distributes the dmlc function of its name."""
+    defined = {n for n, f in vars(dd).items()
+               if inspect.isfunction(f) and f.__module__ == dd.__name__ and not n.startswith("_")}
+    assert defined == set(dd.__all__) - {"from_npy", "to_npy"}
+    assert all(n in dmlc.__all__ for n in defined)
+    assert len(dd.__all__) == len(set(dd.__all__))
 
 
 @pytest.mark.parametrize("shape, chunks", [((7, 5, 3), (2, 5, 2)), ((4, 6), "auto"), ((0, 3), (1, 2)), ((), ()),

@@ -32,19 +32,26 @@ import dask.array as da
 from dask.base import tokenize
 
 import dmlc
-import dmlc._resample  # noqa: F401  (dmlc._resample.resample2 in block tasks)
+import dmlc._resample  # noqa: F401  (dmlc._resample._resample2 in block tasks)
 from dmlc._args import dtype_arg as _dtype_arg
-from dmlc._enums import DepthSpaceOrder, PaddingMode
+from dmlc._enums import DepthSpaceOrder, PaddingMode, enum_value
+from dmlc._max_pooling import _indices_dtype
+from dmlc._split_join import _sections_or_sizes
 from dmlc.dask._blocks import bounds_of, chunks_from_bounds, known_chunks, new_array, region_layers
 from dmlc.dask._npy import from_npy, to_npy
-from dmlc.depth_space import _order
-from dmlc.max_pooling import _indices_dtype
-from dmlc.padding import _mode
-from dmlc.split_join import _sections_or_sizes
 
-__all__ = ["depth_to_space", "space_to_depth", "pad", "split", "join", "max_pool", "avg_pool", "lp_pool", "identity", "slice",
-           "tile", "gather", "resample", "cast", "argmax", "argmin", "top_k", "cumsum", "cumprod",
-           "from_npy", "to_npy"]
+# The API: from_npy and to_npy, and every function marked @_public below, each named as the
+# in-memory function it runs block by block.
+__all__ = ["from_npy", "to_npy"]
+
+
+def _public(fn):
+    """Lists fn in __all__ (what ``dir()`` and ``from dmlc.dask import *`` give); its name
+    must be a public dmlc function's, the one it runs on the blocks."""
+    if fn.__name__ not in dmlc.__all__:
+        raise AssertionError(f"dmlc.dask.{fn.__name__} has no in-memory dmlc.{fn.__name__}")
+    __all__.append(fn.__name__)
+    return fn
 
 
 def __dir__():
@@ -231,6 +238,7 @@ def _max_pool_block(region, p):
     return values, _globalize(indices, region.shape, offsets, full_shape, any(start) or any(end))
 
 
+@_public
 def max_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,
              return_indices=False, indices_dtype="uint32", ceil_mode=False):
     """:func:`dmlc.max_pool` on a Dask array: maximum over sliding windows (DirectML
@@ -358,6 +366,7 @@ def _avg_pool_axis(lo, hi, n, end, stride, extent):
     return first, last, first - (lo - skip * stride), stop - last + beyond, skip
 
 
+@_public
 def avg_pool(x, window_size, *, strides=None, start_padding=None, end_padding=None, dilations=None,
              include_padding=False, ceil_mode=False):
     """:func:`dmlc.avg_pool` on a Dask array: average over sliding windows (DirectML
@@ -435,6 +444,7 @@ def _window_sum_pool(fname, x, window_size, strides, start_padding, end_padding,
 # ---------------------------------------------------------------------------------------
 # lp_pool
 
+@_public
 def lp_pool(x, window_size, p=2, *, strides=None, start_padding=None, end_padding=None, dilations=None,
             ceil_mode=False):
     """:func:`dmlc.lp_pool` on a Dask array: the LP norm ``(sum |x|**p) ** (1/p)`` over
@@ -492,8 +502,8 @@ def _depth_space(x, block_size, order, to_space, fname):
         _check_sizes(x.shape, out_shape)
     b = operator.index(block_size)
     bb = b * b
-    crd = _order(order, fname) == DepthSpaceOrder.COLUMN_ROW_DEPTH
-    order = DepthSpaceOrder(_order(order, fname))
+    order = DepthSpaceOrder(enum_value(order, DepthSpaceOrder, fname, "order"))
+    crd = order == DepthSpaceOrder.COLUMN_ROW_DEPTH
     n, c, h, w = x.shape
     in_bounds = [bounds_of(ch) for ch in x.chunks]
     split_groups = False  # space_to_depth DCR with several channel chunks: one chunk per group
@@ -543,6 +553,7 @@ def _depth_space(x, block_size, order, to_space, fname):
     return new_array(region_layers(x, name, out_chunks, plan, _depth_space_block), [x], name, out_chunks, x.dtype)
 
 
+@_public
 def depth_to_space(x, block_size, *, order="depth_column_row"):
     """:func:`dmlc.depth_to_space` on a Dask array: move blocks of channels into space
     (DirectML DEPTH_TO_SPACE1).
@@ -574,6 +585,7 @@ def depth_to_space(x, block_size, *, order="depth_column_row"):
     return _depth_space(x, block_size, order, True, "depth_to_space")
 
 
+@_public
 def space_to_depth(x, block_size, *, order="depth_column_row"):
     """:func:`dmlc.space_to_depth` on a Dask array: move blocks of space into channels
     (DirectML SPACE_TO_DEPTH1), the inverse of :func:`depth_to_space`.
@@ -664,6 +676,7 @@ def _pad_block(region, p):
     return region[window] if window else region
 
 
+@_public
 def pad(x, start_padding, end_padding, *, mode="constant", value=0):
     """:func:`dmlc.pad` on a Dask array: pad the start and end of every dimension
     (DirectML PADDING1).
@@ -693,7 +706,7 @@ def pad(x, start_padding, end_padding, *, mode="constant", value=0):
     x = _as_dask(x)
     known_chunks(x, fname)
     _check_arguments(dmlc.pad, _stand_in(x), start_padding, end_padding, mode=mode, value=value)
-    m = PaddingMode(_mode(mode))
+    m = PaddingMode(enum_value(mode, PaddingMode, "pad", "mode"))
     nd = x.ndim
     s, e = _per_axis(start_padding, nd), _per_axis(end_padding, nd)
     out_shape = tuple(n + a + b for n, a, b in zip(x.shape, s, e))
@@ -735,6 +748,7 @@ def pad(x, start_padding, end_padding, *, mode="constant", value=0):
 # ---------------------------------------------------------------------------------------
 # split / join
 
+@_public
 def split(x, sections_or_sizes, axis):
     """:func:`dmlc.split` on a Dask array: parts along an axis (DirectML SPLIT).
 
@@ -775,6 +789,7 @@ def split(x, sections_or_sizes, axis):
     return parts
 
 
+@_public
 def join(arrays, axis):
     """:func:`dmlc.join` on Dask arrays: join along an axis (DirectML JOIN), the inverse of
     :func:`split`.
@@ -834,6 +849,7 @@ def _identity_block(region, p):
     return dmlc.identity(region, scale=scale, bias=bias)
 
 
+@_public
 def identity(x, *, scale=None, bias=None):
     """:func:`dmlc.identity` on a Dask array: copy it, or compute ``x * scale + bias``
     (DirectML ELEMENT_WISE_IDENTITY).
@@ -871,6 +887,7 @@ def _cast_block(region, dtype):
     return dmlc.cast(region, dtype)
 
 
+@_public
 def cast(x, dtype):
     """:func:`dmlc.cast` on a Dask array: convert it to another dtype (DirectML CAST), by
     dmlc's rules (float to integer truncates and saturates, NaN becomes 0; integer to
@@ -908,6 +925,7 @@ def _slice_block(region, steps):
     return dmlc.slice(region, 0, list(region.shape), list(steps))
 
 
+@_public
 def slice(x, offsets, sizes, strides=1):
     """:func:`dmlc.slice` on a Dask array: a strided window (DirectML SLICE1), negative
     strides included.
@@ -986,6 +1004,7 @@ def _tile_groups(x, reps):
     return groups
 
 
+@_public
 def tile(x, repeats):
     """:func:`dmlc.tile` on a Dask array: repeat it along each axis (DirectML TILE).
 
@@ -1080,6 +1099,7 @@ def _gather_block(axis, pre_post, index_shape, dtype, positions, *pieces):
     return out.reshape(pre + index_shape + post)
 
 
+@_public
 def gather(x, indices, axis):
     """:func:`dmlc.gather` on a Dask array: slices of x along ``axis`` picked by indices
     (DirectML GATHER).
@@ -1208,13 +1228,14 @@ def _resample_axis(n, o0, o1, scale, in_off, out_off, linear, rounding):
 
 def _resample_block(region, p):
     mode, rounding, scales, ins, outs, call_shape, skip, block_shape = p
-    y = dmlc._resample.resample2(region, mode, rounding, list(scales), list(ins), list(outs), call_shape, None)
+    y = dmlc._resample._resample2(region, mode, rounding, list(scales), list(ins), list(outs), call_shape, None)
     if call_shape == block_shape:
         return y
     keep = tuple(builtins.slice(k, k + m) for k, m in zip(skip, block_shape))
     return np.ascontiguousarray(y[keep])
 
 
+@_public
 def resample(x, *, scales=None, size=None, mode="nearest", coordinate_transformation="half_pixel",
              nearest_rounding="round_prefer_floor"):
     """:func:`dmlc.resample` on a Dask array: resize any of its axes (DirectML RESAMPLE2).
@@ -1242,7 +1263,7 @@ def resample(x, *, scales=None, size=None, mode="nearest", coordinate_transforma
 
     Argument errors are raised here, with the in-memory messages.
     """
-    from dmlc.resample import _desc_args
+    from dmlc._resample import _desc_args
     fname = "resample"
     x = _as_dask(x)
     known_chunks(x, fname)
@@ -1369,6 +1390,7 @@ def _arg(x, axis, keepdims, select_last_index, indices_dtype, fname):
     return indices if keepdims else da.squeeze(indices, axis=axes)
 
 
+@_public
 def argmax(x, axis=None, *, keepdims=False, select_last_index=False, indices_dtype="int64"):
     """:func:`dmlc.argmax` on a Dask array: the index of the greatest element over `axis`.
 
@@ -1395,6 +1417,7 @@ def argmax(x, axis=None, *, keepdims=False, select_last_index=False, indices_dty
     return _arg(x, axis, keepdims, select_last_index, indices_dtype, "argmax")
 
 
+@_public
 def argmin(x, axis=None, *, keepdims=False, select_last_index=False, indices_dtype="int64"):
     """:func:`dmlc.argmin` on a Dask array: the index of the least element over `axis`.
 
@@ -1442,6 +1465,7 @@ def _field(pairs, name, dtype):
     return pairs[name].astype(dtype, copy=False)
 
 
+@_public
 def top_k(x, k, axis=-1, *, largest=True, indices_dtype="int64"):
     """:func:`dmlc.top_k` on a Dask array: the k greatest (or least) along `axis`, sorted,
     and their indices.
@@ -1562,6 +1586,7 @@ def _scan(x, axis, exclusive, reverse, fname):
     return da.concatenate(pieces, axis)
 
 
+@_public
 def cumsum(x, axis, *, exclusive=False, reverse=False):
     """:func:`dmlc.cumsum` on a Dask array: running sums along `axis`, in x's dtype.
 
@@ -1598,6 +1623,7 @@ def cumsum(x, axis, *, exclusive=False, reverse=False):
     return _scan(x, axis, exclusive, reverse, "cumsum")
 
 
+@_public
 def cumprod(x, axis, *, exclusive=False, reverse=False):
     """:func:`dmlc.cumprod` on a Dask array: running products along `axis`, in x's dtype.
 
