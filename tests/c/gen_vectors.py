@@ -41,6 +41,7 @@ from reference import (cast_edge_values, pool_windows, ref_arg, ref_top_k, ref_a
                        ref_slice, ref_slice1, ref_tile)
 from reference import ref_reverse_subsequences  # noqa: E402
 
+from dmlc import schema  # noqa: E402
 from dmlc._examples import depth_space as ex_ds  # noqa: E402
 from dmlc._examples import gather as ex_gather  # noqa: E402
 from dmlc._examples import max_pooling as ex_mp  # noqa: E402
@@ -180,8 +181,60 @@ def hashed_output(expected):
 
 # ---- cases ----------------------------------------------------------------------------
 class Case:
+    """One run of an operator: its tensors, and its desc's attributes by field name
+    (``Axis=1``) or by the short names below (``axis=1``).  Tensors fill the desc's tensor
+    fields in order (an optional one left over is NULL); an array's count field that is not
+    given is the array's length (or the tensor array's)."""
+
     def __init__(self, name, op, inputs, outputs, **params):
-        self.name, self.op, self.inputs, self.outputs, self.params = name, op, inputs, outputs, params
+        self.name, self.op, self.inputs, self.outputs = name, op, inputs, outputs
+        self.fields = desc_fields(schema.get(op), params)
+
+
+# The short names the case builders use, each with the desc fields it may stand for (the
+# first one the desc has).  One builder serves a desc's versions, so a short name for a field
+# an older version lacks (a MAX_POOLING's dilations, a DEPTH_TO_SPACE's order) is ignored.
+SHORT_NAMES = {
+    "block": ["BlockSize"], "order": ["Order"], "mode": ["PaddingMode"], "value": ["PaddingValue", "Value"],
+    "scalar_type": ["PaddingValueDataType", "ValueDataType"], "scalar_bits": ["PaddingValue", "Value", "ValueStart"],
+    "scalar_bits2": ["ValueDelta"], "axis": ["Axis"], "index_dimensions": ["IndexDimensions"],
+    "spatial": ["DimensionCount"], "window": ["WindowSize"], "strides": ["Strides"], "dilations": ["Dilations"],
+    "start": ["StartPadding"], "end": ["EndPadding"], "offsets": ["Offsets", "InputWindowOffsets"],
+    "sizes": ["Sizes", "InputWindowSizes"], "slice_strides": ["Strides", "InputWindowStrides"],
+    "repeats": ["Repeats"], "interpolation": ["InterpolationMode"], "rounding": ["RoundingDirection"],
+    "scales": ["Scales"], "in_offsets": ["InputPixelOffsets"], "out_offsets": ["OutputPixelOffsets"],
+    "axes": ["Axes"], "direction": ["AxisDirection"], "exclusive": ["HasExclusiveSum", "HasExclusiveProduct"],
+    "k": ["K"], "include_padding": ["IncludePadding"], "p": ["P"], "input_dims": ["InputDimensionCount"],
+    "indices_dims": ["IndicesDimensionCount"], "batch_dims": ["BatchDimensionCount"], "scale_bias": ["ScaleBias"],
+    "spatial_scale": ["SpatialScale", "SpatialScaleX"], "scale_y": ["SpatialScaleY"],
+    "in_offset": ["InputPixelOffset"], "out_offset": ["OutputPixelOffset"], "oob": ["OutOfBoundsInputValue"],
+    "reduction": ["ReductionFunction"], "min_samples": ["MinimumSamplesPerOutput"],
+    "max_samples": ["MaximumSamplesPerOutput"], "corners": ["AlignRegionsToCorners"],
+}
+
+
+def desc_fields(op, params):
+    """{field name: value} of op's attributes from a case's params (see Case)."""
+    names = {f.name for f in op.fields}
+    out = {}
+    params = dict(params)
+    if "scale_h" in params:  # a DML_SIZE_2D (UPSAMPLE_2D's ScaleSize, ROI_POOLING's PooledSize)
+        size2d = next(f.name for f in op.attributes if f.type == "SIZE_2D")
+        out[size2d] = (params.pop("scale_w"), params.pop("scale_h"))
+    if "diagonal" in params:  # DIAGONAL_MATRIX's Offset; DIAGONAL_MATRIX1's begin and end
+        for name, v in zip(("Offset",) if "Offset" in names else ("DiagonalFillBegin", "DiagonalFillEnd"),
+                           params.pop("diagonal")):
+            out[name] = v
+    for key, value in params.items():
+        if key in names:
+            out[key] = value
+        elif key in SHORT_NAMES:
+            field = next((n for n in SHORT_NAMES[key] if n in names and n not in out), None)
+            if field is not None:
+                out[field] = value
+        else:
+            raise ValueError(f"{op.struct} has no field {key!r}")
+    return out
 
 
 def as_bits(a):
@@ -943,6 +996,107 @@ def c_uints(values):
     return "{" + ", ".join(str(int(v)) for v in values) + "}"
 
 
+# How vectors.c stores each schema field type (its vec_kind).
+KIND = {"UINT": "VEC_U32", "INT": "VEC_U32", "FLOAT": "VEC_U32", "BOOL": "VEC_U32", "ENUM": "VEC_U32",
+        "UINT64": "VEC_U64", "UINT_ARRAY": "VEC_ARRAY", "INT_ARRAY": "VEC_ARRAY", "FLOAT_ARRAY": "VEC_ARRAY",
+        "SCALE_BIAS": "VEC_SCALE_BIAS", "SIZE_2D": "VEC_SIZE_2D", "SCALAR_UNION": "VEC_SCALAR"}
+MAX_FIELDS, MAX_ARRAYS = 16, 6  # vectors.c's VEC_MAX_FIELDS, VEC_MAX_ARRAYS
+
+
+def field_kind(f):
+    if f.type == "TENSOR":
+        return "VEC_INPUT" if f.kind == "input" else "VEC_OUTPUT"
+    if f.type == "TENSOR_ARRAY":
+        return "VEC_INPUTS" if f.kind == "input" else "VEC_OUTPUTS"
+    return KIND[f.type]
+
+
+def layouts(ops):
+    """vec_layouts: each operator's fields in its schema's order, with their offsets as the
+    compiler lays the header's struct out (so they hold on every target)."""
+    lines = []
+    for name in ops:
+        op = schema.get(name)
+        assert len(op.fields) <= MAX_FIELDS, name
+        lines.append(f"typedef char vec_fits_{name}[sizeof({op.struct}) <= VEC_DESC_BYTES ? 1 : -1];")
+    lines += ["", "static const vec_layout vec_layouts[] = {"]
+    for name in ops:
+        op = schema.get(name)
+        slots = ", ".join(f"{{{field_kind(f)}, offsetof({op.struct}, {f.name})}}" for f in op.fields)
+        lines.append(f"    {{DML_OPERATOR_{name}, {len(op.fields)}, {{{slots}}}}},")
+    lines += ["};", ""]
+    return lines
+
+
+def _bits32(ftype, v):
+    """A 32-bit field's value as vectors.c stores it: floats as their bits, INTs two's complement."""
+    if ftype in ("FLOAT", "FLOAT_ARRAY"):
+        return int(np.float32(v).view(np.uint32))
+    return int(v) & 0xFFFFFFFF
+
+
+def case_entry(c, tensor):
+    """The vec_case initializer of case c; tensor(t) writes a vec_tensor's."""
+    op = schema.get(c.op)
+    given = dict(c.fields)
+    counts = {}  # count field -> the length of an array or tensor array that uses it
+    for f in op.fields:
+        if f.type == "TENSOR_ARRAY":
+            counts[f.count] = len(c.inputs if f.kind == "input" else c.outputs)
+        elif f.is_array and f.name in given:
+            counts.setdefault(f.count, len(given[f.name]))
+    values, arrays = [], []
+    tensors = {"input": list(range(len(c.inputs))), "output": list(range(len(c.outputs)))}
+    slots = 0
+    for f in op.fields:
+        if f.type == "TENSOR":
+            slots += f.kind == "output"
+            if tensors[f.kind]:
+                values.append(str(tensors[f.kind].pop(0)))
+            else:
+                assert f.optional, f"{c.name}: {op.struct}.{f.name} has no tensor"
+                values.append("VEC_NULL")
+            continue
+        if f.type == "TENSOR_ARRAY":
+            slots += len(c.outputs) if f.kind == "output" else 0
+            tensors[f.kind] = []
+            values.append("0")
+            continue
+        if f.name not in given:
+            if f.name in counts:
+                values.append(str(counts[f.name]))
+            elif f.optional:
+                values.append("VEC_NULL")
+            else:
+                raise ValueError(f"{c.name}: {op.struct}.{f.name} is not given")
+            continue
+        v = given.pop(f.name)
+        if f.is_array or f.type == "SCALE_BIAS":
+            assert len(v) <= 8 and len(arrays) < MAX_ARRAYS, c.name
+            values.append(str(len(arrays)))
+            arrays.append("{" + ", ".join(f"{_bits32(f.type if f.is_array else 'FLOAT', x)}u" for x in v) + "}")
+        elif f.type == "ENUM" and isinstance(v, str):
+            values.append(f"{f.ctype}_{v}")
+        elif f.type == "SIZE_2D":
+            values.append(f"0x{int(v[0]) | int(v[1]) << 32:x}u")
+        elif f.type in ("UINT64", "SCALAR_UNION"):
+            values.append(f"0x{int(v) & 0xFFFFFFFFFFFFFFFF:x}u")
+        else:
+            values.append(f"{_bits32(f.type, v)}u")
+    assert not any(tensors.values()), f"{c.name}: more tensors than {op.struct} has fields for"
+    assert not given, f"{c.name}: {sorted(given)} not in {op.struct}"
+    fields = [f'.name = "{c.name}"', f".type = DML_OPERATOR_{c.op}", f".inputs = {len(c.inputs)}",
+              f".outputs = {len(c.outputs)}", f".slots = {slots}",
+              ".out = {" + ", ".join(tensor(t) for t in c.outputs) + "}"]
+    if c.inputs:  # C99 has no empty braces: an operator without inputs leaves .in zeroed
+        fields.insert(5, ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}")
+    if values:
+        fields.append(".fields = {" + ", ".join(values) + "}")
+    if arrays:
+        fields.append(".arrays = {" + ", ".join(arrays) + "}")
+    return "    {" + ",\n     ".join(fields) + "},"
+
+
 def emit(cases):
     lines = ["/* vectors.h - generated by tests/c/gen_vectors.py (run it to change this file; --check",
              " * compares).  Inputs and expected output buffers of tests/c/vectors.c, from DirectML's",
@@ -978,66 +1132,8 @@ def emit(cases):
             fields.append(f".hash = 0x{t.hash:016x}u")
         return "{" + ", ".join(fields) + "}"
 
-    entries = []
-    for c in cases:
-        p = c.params
-        fields = [f'.name = "{c.name}"', f".type = DML_OPERATOR_{c.op}", f".inputs = {len(c.inputs)}",
-                  f".outputs = {len(c.outputs)}",
-                  ".out = {" + ", ".join(tensor(t) for t in c.outputs) + "}"]
-        if c.inputs:  # C99 has no empty braces: an operator without inputs leaves .in zeroed
-            fields.insert(4, ".in = {" + ", ".join(tensor(t) for t in c.inputs) + "}")
-        if "block" in p:
-            fields.append(f".block = {p['block']}")
-        if "order" in p:
-            fields.append(f".order = DML_DEPTH_SPACE_ORDER_{p['order']}")
-        if "mode" in p:
-            fields.append(f".mode = DML_PADDING_MODE_{p['mode']}")
-        if "value" in p:
-            fields.append(f".value = {c_float(p['value'])}")
-        if "scalar_type" in p:
-            fields.append(f".scalar_type = DML_TENSOR_DATA_TYPE_{p['scalar_type']}")
-            fields.append(f".scalar_bits = 0x{p['scalar_bits']:x}u")
-        if "scalar_bits2" in p:
-            fields.append(f".scalar_bits2 = 0x{p['scalar_bits2']:x}u")
-        if "diagonal" in p:
-            fields.append(".diagonal = {" + ", ".join(str(v) for v in p["diagonal"]) + "}")
-        if "axis" in p:
-            fields.append(f".axis = {p['axis']}")
-        if "index_dimensions" in p:
-            fields.append(f".index_dimensions = {p['index_dimensions']}")
-        for key in ("spatial",):
-            if key in p:
-                fields.append(f".{key} = {p[key]}")
-        for key in ("window", "strides", "dilations", "start", "end", "offsets", "sizes", "slice_strides",
-                    "repeats"):
-            if key in p:
-                fields.append(f".{key} = {c_uints(p[key])}")
-        for key in ("interpolation", "rounding", "scale_h", "scale_w", "p", "input_dims", "indices_dims", "batch_dims"):
-            if key in p:
-                fields.append(f".{key} = {p[key]}")
-        for key in ("scales", "in_offsets", "out_offsets"):
-            if key in p:
-                fields.append(f".{key} = {{" + ", ".join(c_float(v) for v in p[key]) + "}")
-        if "axes" in p:
-            fields.append(f".axis_count = {len(p['axes'])}, .axes = {c_uints(p['axes'])}, .direction = {p['direction']}")
-        if "exclusive" in p:
-            fields.append(f".direction = {p['direction']}, .exclusive = {p['exclusive']}")
-        if "k" in p:
-            fields.append(f".k = {p['k']}, .direction = {p['direction']}")
-        if p.get("include_padding"):
-            fields.append(".include_padding = 1")
-        if "spatial_scale" in p:
-            fields.append(f".scale = {c_float(p['spatial_scale'])}")
-        for key in ("scale_y", "in_offset", "out_offset", "oob"):
-            if key in p:
-                fields.append(f".{key} = {c_float(p[key])}")
-        for key in ("reduction", "min_samples", "max_samples", "corners"):
-            if key in p:
-                fields.append(f".{key} = {p[key]}u" if key != "corners" else f".{key} = {p[key]}")
-        if "scale_bias" in p:
-            fields.append(f".scale_bias = 1, .scale = {c_float(p['scale_bias'][0])}, "
-                          f".bias = {c_float(p['scale_bias'][1])}")
-        entries.append("    {" + ",\n     ".join(fields) + "},")
+    entries = [case_entry(c, tensor) for c in cases]
+    lines.extend(layouts(sorted({c.op for c in cases}, key=lambda op: schema.get(op).value)))
     lines.append("")
     lines.append("static const vec_case vec_cases[] = {")
     lines.extend(entries)
