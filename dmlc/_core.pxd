@@ -664,6 +664,7 @@ cdef int enum_arg(object value, dict table, object cls, str fname, str argname) 
 # axis (a Python int of any size) as 0 to nd - 1; ValueError naming fname outside -nd to nd - 1.
 cdef Py_ssize_t normalize_axis(object axis, int nd, str fname) except -1
 # Fills t from a (which as_input or as_output accepted) and binds its memory.
+cdef void bind_buffer(Tensor* t, void* data, int nd, int dml_type, UINT64 item) noexcept
 cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1
 # The array the core writes: out itself (or a view of its memory when out is a DLPack,
 # array-interface or buffer object), or a fresh/temporary array when out is None or cannot

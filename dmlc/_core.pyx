@@ -444,25 +444,17 @@ cdef int check_distinct_elements(cnp.ndarray o, str name) except -1:
     return 0
 
 
-cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
-    cdef int nd = cnp.PyArray_NDIM(a), i
-    cdef cnp.npy_intp* shape = cnp.PyArray_DIMS(a)
-    cdef cnp.npy_intp* st = cnp.PyArray_STRIDES(a)
-    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(a)
+cdef void bind_buffer(Tensor* t, void* data, int nd, int dml_type, UINT64 item) noexcept:
+    """t's buffer desc and binding over data, from the nd sizes and element strides already in
+    t.sizes and t.strides."""
     cdef UINT64 last = 0
     cdef bint empty = False
-    if nd > 8:
-        raise ValueError(f"array has {nd} dimensions; DirectML tensors have at most 8")
+    cdef int i
     for i in range(nd):
-        if <UINT64>shape[i] > UINT_MAX:
-            raise ValueError(f"dimension {i} has size {shape[i]}; DirectML sizes are 32-bit (at most {UINT_MAX})")
-        t.sizes[i] = <UINT>shape[i]
-        # A size-1 dimension is never stepped over: stride 0 says so whatever NumPy holds.
-        t.strides[i] = <UINT>(st[i] // item) if shape[i] > 1 else 0
-        if shape[i] == 0:
+        if t.sizes[i] == 0:
             empty = True  # only dmlcInferOutputSizes reads an empty tensor
         else:
-            last += <UINT64>(shape[i] - 1) * t.strides[i]
+            last += <UINT64>(t.sizes[i] - 1) * t.strides[i]
     t.buffer_desc.DataType = <DML_TENSOR_DATA_TYPE>dml_type
     t.buffer_desc.Flags = DML_TENSOR_FLAG_NONE
     t.buffer_desc.DimensionCount = nd
@@ -474,9 +466,25 @@ cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
     t.buffer_desc.GuaranteedBaseOffsetAlignment = 0
     t.desc.Type = DML_TENSOR_TYPE_BUFFER
     t.desc.Desc = &t.buffer_desc
-    t.binding.Buffer = cnp.PyArray_DATA(a)
+    t.binding.Buffer = data
     t.binding.Offset = 0
     t.binding.SizeInBytes = t.buffer_desc.TotalTensorSizeInBytes
+
+
+cdef int bind(Tensor* t, cnp.ndarray a, int dml_type) except -1:
+    cdef int nd = cnp.PyArray_NDIM(a), i
+    cdef cnp.npy_intp* shape = cnp.PyArray_DIMS(a)
+    cdef cnp.npy_intp* st = cnp.PyArray_STRIDES(a)
+    cdef cnp.npy_intp item = cnp.PyArray_ITEMSIZE(a)
+    if nd > 8:
+        raise ValueError(f"array has {nd} dimensions; DirectML tensors have at most 8")
+    for i in range(nd):
+        if <UINT64>shape[i] > UINT_MAX:
+            raise ValueError(f"dimension {i} has size {shape[i]}; DirectML sizes are 32-bit (at most {UINT_MAX})")
+        t.sizes[i] = <UINT>shape[i]
+        # A size-1 dimension is never stepped over: stride 0 says so whatever NumPy holds.
+        t.strides[i] = <UINT>(st[i] // item) if shape[i] > 1 else 0
+    bind_buffer(t, cnp.PyArray_DATA(a), nd, dml_type, <UINT64>item)
     return 0
 
 

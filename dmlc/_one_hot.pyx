@@ -16,9 +16,8 @@ from numpy.typing import ArrayLike, DTypeLike
 cimport numpy as cnp
 from libc.stdint cimport uint64_t
 from libc.string cimport memcpy
-from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_ONE_HOT_OPERATOR_DESC, DML_OPERATOR_ONE_HOT,
-                         DML_TENSOR_DATA_TYPE, DML_TENSOR_FLAG_NONE, DML_TENSOR_TYPE_BUFFER, DMLC_BUFFER_BINDING,
-                         as_output, bind, dml_type_of, execute, finish_output, index_input, may_overlap)
+from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_ONE_HOT_OPERATOR_DESC, DML_OPERATOR_ONE_HOT, DMLC_BUFFER_BINDING,
+                         as_output, bind, bind_buffer, dml_type_of, execute, finish_output, index_input, may_overlap)
 
 from dmlc._args import dtype_arg, index_of
 from dmlc._padding_value import value_bytes
@@ -52,18 +51,7 @@ cdef void bind_pair(Tensor* t, uint64_t* pair, int nd, int dml_type, int itemsiz
         t.strides[i] = 0
     t.sizes[nd - 1] = 2
     t.strides[nd - 1] = 1
-    t.buffer_desc.DataType = <DML_TENSOR_DATA_TYPE>dml_type
-    t.buffer_desc.Flags = DML_TENSOR_FLAG_NONE
-    t.buffer_desc.DimensionCount = nd
-    t.buffer_desc.Sizes = t.sizes
-    t.buffer_desc.Strides = t.strides
-    t.buffer_desc.TotalTensorSizeInBytes = (2 * itemsize + 3) & ~3  # pair holds 16 bytes
-    t.buffer_desc.GuaranteedBaseOffsetAlignment = 0
-    t.desc.Type = DML_TENSOR_TYPE_BUFFER
-    t.desc.Desc = &t.buffer_desc
-    t.binding.Buffer = pair
-    t.binding.Offset = 0
-    t.binding.SizeInBytes = t.buffer_desc.TotalTensorSizeInBytes
+    bind_buffer(t, pair, nd, dml_type, itemsize)
 
 
 cdef tuple off_on(object values, cnp.dtype dt):
