@@ -24,7 +24,12 @@
  * index has its input offsets and weight in a table built at creation.  A row reads one
  * input row per combination of its outer dimensions' taps (at most 2^(D-1), fewer where a
  * weight is 0) and gathers along the last dimension.  Nearest rows that read the same input
- * row as the row before (upsampling) copy that output row instead. */
+ * row as the row before (upsampling) copy that output row instead.  Linear upsampling keeps
+ * a few input rows interpolated along the last dimension (rs_cache), so an input row that
+ * several output rows read (x2: two) is interpolated once and each output row is only their
+ * weighted sum; the arithmetic, and so every bit, is that of interpolating per output row.
+ * INT8/UINT8 compute in float32 where that is exact (dyadic_bits), else in double. */
+#include "../kernels/no_contract.h" /* first: w0 * h0 + w1 * h1 rounded twice, on every CPU alike */
 #include "../dmlc_internal.h"
 
 #include <math.h>
@@ -61,6 +66,9 @@ typedef struct rs_state {
     UINT elem_size;
     DML_TENSOR_DATA_TYPE type;
     int linear;
+    int avx2;                       /* the CPU has AVX2: the kernels' AVX2 builds */
+    int reuse;                      /* output rows share input rows (upsampling the next-to-last dimension) */
+    int exact8;                     /* INT8/UINT8 LINEAR computed in float32, exactly (dyadic_bits) */
     uint64_t out_sizes[DMLC_MAX_DIMS];
     int64_t out_strides[DMLC_MAX_DIMS];
     uint64_t rows;                  /* product of out_sizes[0 .. ndim-1) */
@@ -228,7 +236,29 @@ static rs_tap make_tap(const rs_args* a, double scale, double in_off, double out
     return t;
 }
 
+/* The fraction bits of a weight w in [0, 1): the least k with w * 2^k whole, or
+ * RS_EXACT_BITS + 1 when above RS_EXACT_BITS.  INT8/UINT8 values (8 bits of magnitude) times
+ * weights whose bits over all dimensions add up to at most RS_EXACT_BITS, and every partial
+ * sum of them (convex combinations, so at most 255 in magnitude), are exact in float32's 24
+ * bits, as they are in double: the two compute the same exact value and round it once, to
+ * the same integer.  Scales 2 and 1/2 (weights 0.25, 0.75 or 0.5) take 2 and 1 bits. */
+#define RS_EXACT_BITS 16
+static UINT dyadic_bits(double w)
+{
+    UINT k = 0;
+    for (; k <= RS_EXACT_BITS && w != rs_floor(w); ++k) w *= 2;
+    return k;
+}
+
 /* ---- Kernels ------------------------------------------------------------------------- */
+
+/* The kernels' helpers are inlined into each build of a kernel (the AVX2 ones too: a call
+ * per row into code built for plain x86-64 measured 2x slower there). */
+#if defined(__GNUC__) || defined(__clang__)
+#  define RS_INLINE static inline __attribute__((always_inline))
+#else
+#  define RS_INLINE static inline
+#endif
 
 typedef struct rs_job {
     const rs_state* st;
@@ -237,7 +267,7 @@ typedef struct rs_job {
 } rs_job;
 
 /* Where output row r starts: its multi-index over the outer dimensions. */
-static void row_index(const rs_state* st, uint64_t r, uint64_t* idx)
+RS_INLINE void row_index(const rs_state* st, uint64_t r, uint64_t* idx)
 {
     for (UINT d = st->ndim - 1; d-- > 0;) {
         idx[d] = r % st->out_sizes[d];
@@ -245,7 +275,7 @@ static void row_index(const rs_state* st, uint64_t r, uint64_t* idx)
     }
 }
 
-static void row_next(const rs_state* st, uint64_t* idx)
+RS_INLINE void row_next(const rs_state* st, uint64_t* idx)
 {
     for (UINT d = st->ndim - 1; d-- > 0;) {
         if (++idx[d] < st->out_sizes[d]) return;
@@ -253,7 +283,7 @@ static void row_next(const rs_state* st, uint64_t* idx)
     }
 }
 
-static int64_t row_out_offset(const rs_state* st, const uint64_t* idx)
+RS_INLINE int64_t row_out_offset(const rs_state* st, const uint64_t* idx)
 {
     int64_t off = 0;
     for (UINT d = 0; d + 1 < st->ndim; ++d) off += (int64_t)idx[d] * st->out_strides[d];
@@ -309,7 +339,7 @@ static void nearest_rows(void* ctx, uint64_t begin, uint64_t end)
 
 /* The input rows an output row reads: their offsets and weights (2^(D-1) at most). */
 #define RS_MAX_COMBOS (1u << (DMLC_MAX_DIMS - 1))
-static UINT row_combos(const rs_state* st, const uint64_t* idx, int64_t* offs, double* ws)
+RS_INLINE UINT row_combos(const rs_state* st, const uint64_t* idx, int64_t* offs, double* ws)
 {
     UINT k = 1;
     offs[0] = 0;
@@ -330,75 +360,168 @@ static UINT row_combos(const rs_state* st, const uint64_t* idx, int64_t* offs, d
     return k;
 }
 
-#define RS_TILE 256
+/* The row cache: a thread's last few input rows interpolated along the last dimension
+ * (one column tile of them), keyed by the input row's offset.  Upsampling reads each input
+ * row for several output rows (x2: two), so each is interpolated once, not once per output
+ * row; the slot to refill is the one used longest ago, never the one an output row has
+ * just taken. */
+#define RS_SLOTS 4
+#define RS_SLOT_BYTES 8192
+
+typedef struct rs_cache {
+    int64_t key[RS_SLOTS];
+    uint64_t used[RS_SLOTS];
+    uint64_t clock;
+} rs_cache;
+
+RS_INLINE void cache_reset(rs_cache* c)
+{
+    for (UINT i = 0; i < RS_SLOTS; ++i) c->key[i] = -1, c->used[i] = 0;
+    c->clock = 0;
+}
+
+/* The slot holding input row off: *fresh is 1 when the caller must fill it. */
+RS_INLINE UINT cache_slot(rs_cache* c, int64_t off, int* fresh)
+{
+    UINT old = 0;
+    ++c->clock;
+    for (UINT i = 0; i < RS_SLOTS; ++i) {
+        if (c->key[i] == off) {
+            c->used[i] = c->clock;
+            *fresh = 0;
+            return i;
+        }
+        if (c->used[i] < c->used[old]) old = i;
+    }
+    c->key[old] = off;
+    c->used[old] = c->clock;
+    *fresh = 1;
+    return old;
+}
 
 /* One input row's interpolation along the last dimension at output column j: i0's value
  * times 1 - w plus, where w is not 0, i1's value times w (selected, not branched on, so the
- * loop has no data-dependent branch; a weight-0 term never reaches the sum). */
+ * loop has no data-dependent branch; a weight-0 term never reaches the sum).  i1 is in
+ * the row even where w is 0 (it is i0 at the row's end). */
 #define RS_TAP(T, ACC, LOAD, WF, s, t, j)                                                                          \
     ((1 - (ACC)(t)[j].WF) * LOAD((s)[(t)[j].off0]) +                                                               \
      ((t)[j].WF != 0 ? (ACC)(t)[j].WF * LOAD((s)[(t)[j].off1]) : (ACC)0))
 
-/* A linear kernel over output rows [begin, end): WF is the tap's weight field in ACC's type
- * (wf: float, w: double).  Rows reading one or two input rows (1-D, and 2-D bilinear: the
- * common cases) combine them directly; more go through a tile of ACC sums. */
-#define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF)                                                                   \
-    static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
+/* A linear kernel over output rows [begin, end), in column tiles: WF is the tap's weight
+ * field in ACC's type (wf: float, w: double).  Each output row is the sum over the input
+ * rows it reads (row_combos) of their weights times those rows' interpolations (from the
+ * cache), in the order row_combos gives: one row is its interpolation, two are
+ * w0 * h0 + w1 * h1, more accumulate. */
+#define RS_LINEAR_DEF(NAME, ATTR, T, ACC, LOAD, STORE, WF)                                                         \
+    ATTR static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                 \
     {                                                                                                              \
+        enum { COLS = RS_SLOT_BYTES / sizeof(ACC) };                                                               \
         const rs_job* job = (const rs_job*)ctx;                                                                    \
         const rs_state* st = job->st;                                                                              \
-        const rs_tap* tp = st->taps[st->ndim - 1];                                                                 \
         const uint64_t n = st->out_sizes[st->ndim - 1];                                                            \
         const int64_t ostride = st->out_strides[st->ndim - 1];                                                     \
         const T* in = (const T*)job->in;                                                                           \
         uint64_t idx[DMLC_MAX_DIMS];                                                                               \
         int64_t offs[RS_MAX_COMBOS];                                                                               \
         double ws[RS_MAX_COMBOS];                                                                                  \
-        ACC acc[RS_TILE];                                                                                          \
-        row_index(st, begin, idx);                                                                                 \
-        for (uint64_t r = begin; r < end; ++r, row_next(st, idx)) {                                                \
-            T* dst = (T*)job->out + row_out_offset(st, idx);                                                       \
-            const UINT k = row_combos(st, idx, offs, ws);                                                          \
-            if (k == 1) {                                                                                          \
-                const T* DMLC_RESTRICT s0 = in + offs[0];                                                          \
-                for (uint64_t j = 0; j < n; ++j) dst[(int64_t)j * ostride] = STORE(RS_TAP(T, ACC, LOAD, WF, s0, tp, j)); \
-                continue;                                                                                          \
-            }                                                                                                      \
-            if (k == 2) {                                                                                          \
-                const T* DMLC_RESTRICT s0 = in + offs[0];                                                          \
-                const T* DMLC_RESTRICT s1 = in + offs[1];                                                          \
-                const ACC w0 = (ACC)ws[0], w1 = (ACC)ws[1];                                                        \
-                for (uint64_t j = 0; j < n; ++j)                                                                   \
-                    dst[(int64_t)j * ostride] =                                                                    \
-                        STORE(w0 * RS_TAP(T, ACC, LOAD, WF, s0, tp, j) + w1 * RS_TAP(T, ACC, LOAD, WF, s1, tp, j)); \
-                continue;                                                                                          \
-            }                                                                                                      \
-            for (uint64_t j0 = 0; j0 < n; j0 += RS_TILE) {                                                         \
-                const uint64_t m = n - j0 < RS_TILE ? n - j0 : RS_TILE;                                            \
-                const rs_tap* t = tp + j0;                                                                         \
-                for (UINT c = 0; c < k; ++c) {                                                                     \
-                    const T* DMLC_RESTRICT s = in + offs[c];                                                       \
-                    const ACC wc = (ACC)ws[c];                                                                     \
-                    if (c == 0)                                                                                    \
-                        for (uint64_t j = 0; j < m; ++j) acc[j] = wc * RS_TAP(T, ACC, LOAD, WF, s, t, j);          \
+        ACC rows[RS_SLOTS][COLS];                                                                                  \
+        ACC acc[COLS];                                                                                             \
+        const ACC* h[RS_MAX_COMBOS];                                                                               \
+        rs_cache cache;                                                                                            \
+        for (uint64_t j0 = 0; j0 < n; j0 += COLS) {                                                                \
+            const uint64_t m = n - j0 < COLS ? n - j0 : COLS;                                                      \
+            const rs_tap* DMLC_RESTRICT tp = st->taps[st->ndim - 1] + j0;                                          \
+            cache_reset(&cache);                                                                                   \
+            row_index(st, begin, idx);                                                                             \
+            for (uint64_t r = begin; r < end; ++r, row_next(st, idx)) {                                            \
+                T* DMLC_RESTRICT dst = (T*)job->out + row_out_offset(st, idx) + (int64_t)j0 * ostride;             \
+                const UINT k = row_combos(st, idx, offs, ws);                                                      \
+                if (!st->reuse && k <= 2) { /* no other row reads these: interpolate them directly */              \
+                    const T* DMLC_RESTRICT s0 = in + offs[0];                                                      \
+                    const T* DMLC_RESTRICT s1 = in + offs[k - 1];                                                  \
+                    const ACC w0 = (ACC)ws[0], w1 = (ACC)ws[k - 1];                                                \
+                    if (k == 1)                                                                                    \
+                        for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(RS_TAP(T, ACC, LOAD, WF, s0, tp, j)); \
                     else                                                                                           \
-                        for (uint64_t j = 0; j < m; ++j) acc[j] += wc * RS_TAP(T, ACC, LOAD, WF, s, t, j);         \
+                        for (uint64_t j = 0; j < m; ++j)                                                           \
+                            dst[(int64_t)j * ostride] =                                                            \
+                                STORE(w0 * RS_TAP(T, ACC, LOAD, WF, s0, tp, j) + w1 * RS_TAP(T, ACC, LOAD, WF, s1, tp, j)); \
+                    continue;                                                                                      \
                 }                                                                                                  \
-                for (uint64_t j = 0; j < m; ++j) dst[(int64_t)(j0 + j) * ostride] = STORE(acc[j]);                 \
+                for (UINT c = 0; c < k; ++c) {                                                                     \
+                    int fresh;                                                                                     \
+                    ACC* DMLC_RESTRICT row = rows[cache_slot(&cache, offs[c], &fresh)];                            \
+                    if (fresh) {                                                                                   \
+                        const T* DMLC_RESTRICT s = in + offs[c];                                                   \
+                        for (uint64_t j = 0; j < m; ++j) row[j] = RS_TAP(T, ACC, LOAD, WF, s, tp, j);             \
+                    }                                                                                              \
+                    h[c] = row;                                                                                    \
+                    if (k > 2) {                                                                                   \
+                        const ACC wc = (ACC)ws[c];                                                                 \
+                        if (c == 0)                                                                                \
+                            for (uint64_t j = 0; j < m; ++j) acc[j] = wc * row[j];                                 \
+                        else                                                                                       \
+                            for (uint64_t j = 0; j < m; ++j) acc[j] += wc * row[j];                                \
+                    }                                                                                              \
+                }                                                                                                  \
+                if (k == 1) {                                                                                      \
+                    const ACC* DMLC_RESTRICT h0 = h[0];                                                            \
+                    if (ostride == 1)                                                                              \
+                        for (uint64_t j = 0; j < m; ++j) dst[j] = STORE(h0[j]);                                    \
+                    else                                                                                           \
+                        for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(h0[j]);                 \
+                } else if (k == 2) {                                                                               \
+                    const ACC* DMLC_RESTRICT h0 = h[0];                                                            \
+                    const ACC* DMLC_RESTRICT h1 = h[1];                                                            \
+                    const ACC w0 = (ACC)ws[0], w1 = (ACC)ws[1];                                                    \
+                    if (ostride == 1)                                                                              \
+                        for (uint64_t j = 0; j < m; ++j) dst[j] = STORE(w0 * h0[j] + w1 * h1[j]);                  \
+                    else                                                                                           \
+                        for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(w0 * h0[j] + w1 * h1[j]); \
+                } else {                                                                                           \
+                    for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(acc[j]);                    \
+                }                                                                                                  \
             }                                                                                                      \
         }                                                                                                          \
     }
+
+/* Round to nearest, ties to even, for |v| < 2^22 (as rs_round_even, in float32). */
+static float rs_round_evenf(float v)
+{
+    return (v + 12582912.0f) - 12582912.0f;
+}
 
 #define RS_ID(v) (v)
 #define RS_HALF_LOAD(v) dmlc_half_to_float_inline(v)
 #define RS_HALF_STORE(v) dmlc_float_to_half_inline(v)
 #define RS_I8_STORE(v) ((int8_t)rs_round_even(v))
 #define RS_U8_STORE(v) ((uint8_t)rs_round_even(v))
+#define RS_I8_STOREF(v) ((int8_t)rs_round_evenf(v))
+#define RS_U8_STOREF(v) ((uint8_t)rs_round_evenf(v))
+
+/* Every kernel for any CPU and, on x86, again for AVX2 (32-byte vectors; the same
+ * operations, unfused, so the same bits). */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#  define RS_HAVE_AVX2 1
+#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF)                                                                 \
+      RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF)                                                               \
+      RS_LINEAR_DEF(NAME##_avx2, __attribute__((target("avx2"))), T, ACC, LOAD, STORE, WF)
+#  define RS_PICK(NAME, avx2) ((avx2) ? NAME##_avx2 : NAME)
+#else
+#  define RS_HAVE_AVX2 0
+#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF) RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF)
+#  define RS_PICK(NAME, avx2) ((void)(avx2), NAME)
+#endif
+
 RS_LINEAR(linear_rows_f32, float, float, RS_ID, RS_ID, wf)
 RS_LINEAR(linear_rows_f64, double, double, RS_ID, RS_ID, w)
 RS_LINEAR(linear_rows_f16, uint16_t, float, RS_HALF_LOAD, RS_HALF_STORE, wf)
 RS_LINEAR(linear_rows_i8, int8_t, double, RS_ID, RS_I8_STORE, w)
 RS_LINEAR(linear_rows_u8, uint8_t, double, RS_ID, RS_U8_STORE, w)
+/* INT8/UINT8 in float32 where that is exact (rs_state.exact8): the same values as in
+ * double, rounded once. */
+RS_LINEAR(linear_rows_i8f, int8_t, float, RS_ID, RS_I8_STOREF, wf)
+RS_LINEAR(linear_rows_u8f, uint8_t, float, RS_ID, RS_U8_STOREF, wf)
 
 static void resample_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
@@ -412,11 +535,13 @@ static void resample_execute(const DMLC_OPERATOR_T* op, const void* const* in, v
     if (st->linear) {
         bytes *= 8; /* a few reads and multiplies per element */
         switch (st->type) {
-        case DML_TENSOR_DATA_TYPE_FLOAT32: fn = linear_rows_f32; break;
-        case DML_TENSOR_DATA_TYPE_FLOAT64: fn = linear_rows_f64; break;
-        case DML_TENSOR_DATA_TYPE_FLOAT16: fn = linear_rows_f16; break;
-        case DML_TENSOR_DATA_TYPE_INT8: fn = linear_rows_i8; break;
-        default: fn = linear_rows_u8; break;
+        case DML_TENSOR_DATA_TYPE_FLOAT32: fn = RS_PICK(linear_rows_f32, st->avx2); break;
+        case DML_TENSOR_DATA_TYPE_FLOAT64: fn = RS_PICK(linear_rows_f64, st->avx2); break;
+        case DML_TENSOR_DATA_TYPE_FLOAT16: fn = RS_PICK(linear_rows_f16, st->avx2); break;
+        case DML_TENSOR_DATA_TYPE_INT8:
+            fn = st->exact8 ? RS_PICK(linear_rows_i8f, st->avx2) : RS_PICK(linear_rows_i8, st->avx2);
+            break;
+        default: fn = st->exact8 ? RS_PICK(linear_rows_u8f, st->avx2) : RS_PICK(linear_rows_u8, st->avx2); break;
         }
     }
     dmlc_parallel_for(st->rows, bytes, fn, &job);
@@ -452,7 +577,7 @@ HRESULT dmlc_create_resample(DML_OPERATOR_TYPE type, const char* opname, const v
     HRESULT hr;
     DMLC_OPERATOR_T* o;
     rs_state* st;
-    uint64_t total = 0, bytes;
+    uint64_t total = 0, bytes, total_bits = 0;
     const UINT lo = a.upsample ? 4 : 1, hi = a.upsample ? 5 : DMLC_MAX_DIMS;
 
     if (FAILED(hr = dmlc_tensor_init_in_out(&in, tensors[0], &out, tensors[1], opname, lo, hi)) ||
@@ -471,11 +596,13 @@ HRESULT dmlc_create_resample(DML_OPERATOR_TYPE type, const char* opname, const v
     st->elem_size = in.elem_size;
     st->type = in.type;
     st->linear = a.mode == DML_INTERPOLATION_MODE_LINEAR;
+    st->avx2 = RS_HAVE_AVX2 && dmlc_cpu_has(DMLC_CPU_AVX2);
     st->rows = 1;
     {
         /* The tables follow the state, aligned for rs_tap. */
         char* base = (char*)o->state + sizeof(rs_state);
         rs_tap* next = (rs_tap*)(base + (sizeof(rs_tap) - (uintptr_t)base % sizeof(rs_tap)) % sizeof(rs_tap));
+        UINT bits[DMLC_MAX_DIMS] = {0};
         for (UINT d = 0; d < in.ndim; ++d) {
             double scale, in_off, out_off;
             axis_params(&a, in.ndim, d, &scale, &in_off, &out_off);
@@ -483,11 +610,19 @@ HRESULT dmlc_create_resample(DML_OPERATOR_TYPE type, const char* opname, const v
             st->out_strides[d] = (int64_t)out.strides[d];
             if (d + 1 < in.ndim) st->rows *= out.sizes[d];
             st->taps[d] = next;
-            for (uint64_t i = 0; i < out.sizes[d]; ++i)
+            for (uint64_t i = 0; i < out.sizes[d]; ++i) {
+                UINT k;
                 next[i] = make_tap(&a, scale, in_off, out_off, i, in.sizes[d], in.strides[d]);
+                k = dyadic_bits(next[i].w);
+                bits[d] = k > bits[d] ? k : bits[d];
+            }
             next += out.sizes[d];
+            total_bits += bits[d];
         }
     }
+    st->reuse = in.ndim >= 2 && out.sizes[in.ndim - 2] > in.sizes[in.ndim - 2];
+    st->exact8 = (in.type == DML_TENSOR_DATA_TYPE_INT8 || in.type == DML_TENSOR_DATA_TYPE_UINT8) &&
+                 total_bits <= RS_EXACT_BITS;
     *op = o;
     return S_OK;
 }
