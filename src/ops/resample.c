@@ -73,6 +73,15 @@ typedef struct rs_state {
     int64_t out_strides[DMLC_MAX_DIMS];
     uint64_t rows;                  /* product of out_sizes[0 .. ndim-1) */
     rs_tap* taps[DMLC_MAX_DIMS];    /* out_sizes[d] each, inside the state's allocation */
+    /* The last dimension's taps again, as arrays for the AVX2 rows (hrow_avx2_f32):
+     * vec_cols, a multiple of 8, is how many leading columns they interpolate. */
+    uint64_t vec_cols;
+    int vec_narrow;                 /* every block reads within 8 elements: one vector of 8 */
+    int32_t* vx0;
+    int32_t* vx1;
+    float* vw0; /* 1 - wf, in float32 */
+    float* vw1; /* wf */
+    int stream;                     /* linear rows go out through non-temporal stores */
 } rs_state;
 
 typedef struct rs_args {
@@ -407,12 +416,75 @@ RS_INLINE UINT cache_slot(rs_cache* c, int64_t off, int* fresh)
     ((1 - (ACC)(t)[j].WF) * LOAD((s)[(t)[j].off0]) +                                                               \
      ((t)[j].WF != 0 ? (ACC)(t)[j].WF * LOAD((s)[(t)[j].off1]) : (ACC)0))
 
+/* The AVX2 interpolation of an input row's columns [j0, j0 + m) into h, for float32 and
+ * for INT8/UINT8 in float32, 8 columns at a time where their i0 and i1 lie within 16
+ * elements of the block's first i0 (vec_cols: the leading columns whose blocks do, and
+ * whose 16 elements are in the row): two vectors of 8 loaded from there, each column's
+ * element picked by a permutation.  The same operations as RS_TAP, lane by lane, so the
+ * same bits.  They return the columns done; the caller does the rest in C. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#  include <immintrin.h>
+#  define RS_HROW(NAME, T, LOAD8)                                                                                   \
+      __attribute__((target("avx2"))) static uint64_t NAME(const rs_state* st, const T* s, uint64_t j0,             \
+                                                           uint64_t m, float* h)                                   \
+      {                                                                                                            \
+          const __m256i seven = _mm256_set1_epi32(7);                                                              \
+          const int narrow = st->vec_narrow;                                                                       \
+          const uint64_t top = st->vec_cols > j0 ? st->vec_cols - j0 : 0;                                          \
+          uint64_t j = 0;                                                                                          \
+          for (; j + 8 <= m && j + 8 <= top; j += 8) {                                                             \
+              const int32_t base = st->vx0[j0 + j];                                                                \
+              const __m256i b = _mm256_set1_epi32(base);                                                           \
+              const __m256i i0 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(st->vx0 + j0 + j)), b);      \
+              const __m256i i1 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(st->vx1 + j0 + j)), b);      \
+              const __m256 lo = LOAD8(s + base);                                                                   \
+              __m256 a = _mm256_permutevar8x32_ps(lo, i0), c = _mm256_permutevar8x32_ps(lo, i1);                   \
+              if (!narrow) {                                                                                       \
+                  const __m256 hi = LOAD8(s + base + 8);                                                           \
+                  a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(hi, i0),                                        \
+                                       _mm256_castsi256_ps(_mm256_cmpgt_epi32(i0, seven)));                        \
+                  c = _mm256_blendv_ps(c, _mm256_permutevar8x32_ps(hi, i1),                                        \
+                                       _mm256_castsi256_ps(_mm256_cmpgt_epi32(i1, seven)));                        \
+              }                                                                                                    \
+              const __m256 w1 = _mm256_loadu_ps(st->vw1 + j0 + j);                                                 \
+              _mm256_storeu_ps(h + j, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(st->vw0 + j0 + j), a),          \
+                                                    _mm256_and_ps(_mm256_mul_ps(w1, c),                            \
+                                                                  _mm256_cmp_ps(w1, _mm256_setzero_ps(), _CMP_NEQ_OQ)))); \
+          }                                                                                                        \
+          return j;                                                                                                \
+      }
+#  define RS_LOAD8_F32(p) _mm256_loadu_ps(p)
+#  define RS_LOAD8_U8(p) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(const void*)(p))))
+#  define RS_LOAD8_I8(p) _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(const void*)(p))))
+RS_HROW(hrow_avx2_f32, float, RS_LOAD8_F32)
+RS_HROW(hrow_avx2_u8, uint8_t, RS_LOAD8_U8)
+RS_HROW(hrow_avx2_i8, int8_t, RS_LOAD8_I8)
+#  define RS_HVEC_f32(st, s, j0, m, h) hrow_avx2_f32((st), (s), (j0), (m), (h))
+#  define RS_HVEC_u8(st, s, j0, m, h) hrow_avx2_u8((st), (s), (j0), (m), (h))
+#  define RS_HVEC_i8(st, s, j0, m, h) hrow_avx2_i8((st), (s), (j0), (m), (h))
+#endif
+/* The portable builds interpolate every column in C. */
+#define RS_HVEC_none(st, s, j0, m, h) ((void)(st), (void)(s), (void)(j0), (void)(m), (void)(h), (uint64_t)0)
+
+/* Output row dst gets n values from v: directly, or through non-temporal stores from a
+ * tile (rs_state.stream; the caller then fences). */
+#define RS_EMIT(T, dst, m, ostride, EXPR)                                                                         \
+    do {                                                                                                           \
+        if (stream) {                                                                                              \
+            for (uint64_t j = 0; j < m; ++j) tile[j] = (T)(EXPR);                                                  \
+            dmlc_copy_stream_lines(dst, tile, (size_t)(m * sizeof(T)));                                            \
+        } else if (ostride == 1)                                                                                   \
+            for (uint64_t j = 0; j < m; ++j) dst[j] = (T)(EXPR);                                                   \
+        else                                                                                                       \
+            for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = (T)(EXPR);                                \
+    } while (0)
+
 /* A linear kernel over output rows [begin, end), in column tiles: WF is the tap's weight
  * field in ACC's type (wf: float, w: double).  Each output row is the sum over the input
  * rows it reads (row_combos) of their weights times those rows' interpolations (from the
  * cache), in the order row_combos gives: one row is its interpolation, two are
  * w0 * h0 + w1 * h1, more accumulate. */
-#define RS_LINEAR_DEF(NAME, ATTR, T, ACC, LOAD, STORE, WF)                                                         \
+#define RS_LINEAR_DEF(NAME, ATTR, T, ACC, LOAD, STORE, WF, HVEC)                                                   \
     ATTR static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                 \
     {                                                                                                              \
         enum { COLS = RS_SLOT_BYTES / sizeof(ACC) };                                                               \
@@ -426,6 +498,8 @@ RS_INLINE UINT cache_slot(rs_cache* c, int64_t off, int* fresh)
         double ws[RS_MAX_COMBOS];                                                                                  \
         ACC rows[RS_SLOTS][COLS];                                                                                  \
         ACC acc[COLS];                                                                                             \
+        T tile[COLS];                                                                                              \
+        const int stream = st->stream;                                                                             \
         const ACC* h[RS_MAX_COMBOS];                                                                               \
         rs_cache cache;                                                                                            \
         for (uint64_t j0 = 0; j0 < n; j0 += COLS) {                                                                \
@@ -453,7 +527,7 @@ RS_INLINE UINT cache_slot(rs_cache* c, int64_t off, int* fresh)
                     ACC* DMLC_RESTRICT row = rows[cache_slot(&cache, offs[c], &fresh)];                            \
                     if (fresh) {                                                                                   \
                         const T* DMLC_RESTRICT s = in + offs[c];                                                   \
-                        for (uint64_t j = 0; j < m; ++j) row[j] = RS_TAP(T, ACC, LOAD, WF, s, tp, j);             \
+                        for (uint64_t j = HVEC(st, s, j0, m, row); j < m; ++j) row[j] = RS_TAP(T, ACC, LOAD, WF, s, tp, j); \
                     }                                                                                              \
                     h[c] = row;                                                                                    \
                     if (k > 2) {                                                                                   \
@@ -466,23 +540,18 @@ RS_INLINE UINT cache_slot(rs_cache* c, int64_t off, int* fresh)
                 }                                                                                                  \
                 if (k == 1) {                                                                                      \
                     const ACC* DMLC_RESTRICT h0 = h[0];                                                            \
-                    if (ostride == 1)                                                                              \
-                        for (uint64_t j = 0; j < m; ++j) dst[j] = STORE(h0[j]);                                    \
-                    else                                                                                           \
-                        for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(h0[j]);                 \
+                    RS_EMIT(T, dst, m, ostride, STORE(h0[j]));                                                     \
                 } else if (k == 2) {                                                                               \
                     const ACC* DMLC_RESTRICT h0 = h[0];                                                            \
                     const ACC* DMLC_RESTRICT h1 = h[1];                                                            \
                     const ACC w0 = (ACC)ws[0], w1 = (ACC)ws[1];                                                    \
-                    if (ostride == 1)                                                                              \
-                        for (uint64_t j = 0; j < m; ++j) dst[j] = STORE(w0 * h0[j] + w1 * h1[j]);                  \
-                    else                                                                                           \
-                        for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(w0 * h0[j] + w1 * h1[j]); \
+                    RS_EMIT(T, dst, m, ostride, STORE(w0 * h0[j] + w1 * h1[j]));                                   \
                 } else {                                                                                           \
-                    for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(acc[j]);                    \
+                    RS_EMIT(T, dst, m, ostride, STORE(acc[j]));                                                    \
                 }                                                                                                  \
             }                                                                                                      \
         }                                                                                                          \
+        if (stream) dmlc_stream_fence();                                                                           \
     }
 
 /* Round to nearest, ties to even, for |v| < 2^22 (as rs_round_even, in float32). */
@@ -503,25 +572,25 @@ static float rs_round_evenf(float v)
  * operations, unfused, so the same bits). */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #  define RS_HAVE_AVX2 1
-#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF)                                                                 \
-      RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF)                                                               \
-      RS_LINEAR_DEF(NAME##_avx2, __attribute__((target("avx2"))), T, ACC, LOAD, STORE, WF)
+#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF, VEC)                                                            \
+      RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF, RS_HVEC_none)                                                 \
+      RS_LINEAR_DEF(NAME##_avx2, __attribute__((target("avx2"))), T, ACC, LOAD, STORE, WF, RS_HVEC_##VEC)
 #  define RS_PICK(NAME, avx2) ((avx2) ? NAME##_avx2 : NAME)
 #else
 #  define RS_HAVE_AVX2 0
-#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF) RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF)
+#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF, VEC) RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF, RS_HVEC_none)
 #  define RS_PICK(NAME, avx2) ((void)(avx2), NAME)
 #endif
 
-RS_LINEAR(linear_rows_f32, float, float, RS_ID, RS_ID, wf)
-RS_LINEAR(linear_rows_f64, double, double, RS_ID, RS_ID, w)
-RS_LINEAR(linear_rows_f16, uint16_t, float, RS_HALF_LOAD, RS_HALF_STORE, wf)
-RS_LINEAR(linear_rows_i8, int8_t, double, RS_ID, RS_I8_STORE, w)
-RS_LINEAR(linear_rows_u8, uint8_t, double, RS_ID, RS_U8_STORE, w)
+RS_LINEAR(linear_rows_f32, float, float, RS_ID, RS_ID, wf, f32)
+RS_LINEAR(linear_rows_f64, double, double, RS_ID, RS_ID, w, none)
+RS_LINEAR(linear_rows_f16, uint16_t, float, RS_HALF_LOAD, RS_HALF_STORE, wf, none)
+RS_LINEAR(linear_rows_i8, int8_t, double, RS_ID, RS_I8_STORE, w, none)
+RS_LINEAR(linear_rows_u8, uint8_t, double, RS_ID, RS_U8_STORE, w, none)
 /* INT8/UINT8 in float32 where that is exact (rs_state.exact8): the same values as in
  * double, rounded once. */
-RS_LINEAR(linear_rows_i8f, int8_t, float, RS_ID, RS_I8_STOREF, wf)
-RS_LINEAR(linear_rows_u8f, uint8_t, float, RS_ID, RS_U8_STOREF, wf)
+RS_LINEAR(linear_rows_i8f, int8_t, float, RS_ID, RS_I8_STOREF, wf, i8)
+RS_LINEAR(linear_rows_u8f, uint8_t, float, RS_ID, RS_U8_STOREF, wf, u8)
 
 static void resample_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
@@ -584,7 +653,7 @@ HRESULT dmlc_create_resample(DML_OPERATOR_TYPE type, const char* opname, const v
         FAILED(hr = validate(type, opname, &a, &in, &out, &sh)))
         return hr;
     for (UINT d = 0; d < out.ndim; ++d) total += out.sizes[d]; /* at most 8 * (2^32 - 1) */
-    bytes = total * sizeof(rs_tap);
+    bytes = total * sizeof(rs_tap) + out.sizes[out.ndim - 1] * 16; /* + vx0, vx1, vw0, vw1 */
     if (bytes > (uint64_t)(SIZE_MAX - sizeof(rs_state) - sizeof(rs_tap)))
         return dmlc_fail(E_OUTOFMEMORY, opname, "the output's %llu indices are too many to tabulate",
                          (unsigned long long)total);
@@ -619,10 +688,44 @@ HRESULT dmlc_create_resample(DML_OPERATOR_TYPE type, const char* opname, const v
             next += out.sizes[d];
             total_bits += bits[d];
         }
+        {
+            const UINT L = in.ndim - 1;
+            const uint64_t n = out.sizes[L], row = (uint64_t)(in.sizes[L] - 1) * in.strides[L] + 1; /* elements */
+            const rs_tap* t = st->taps[L];
+            st->vx0 = (int32_t*)next;
+            st->vx1 = st->vx0 + n;
+            st->vw0 = (float*)(st->vx1 + n);
+            st->vw1 = st->vw0 + n;
+            st->vec_cols = 0;
+            for (uint64_t i = 0; st->linear && i < n; ++i) {
+                st->vx0[i] = (int32_t)t[i].off0;
+                st->vx1[i] = (int32_t)t[i].off1;
+                st->vw0[i] = 1 - t[i].wf;
+                st->vw1[i] = t[i].wf;
+            }
+            /* Blocks of 8 columns reading within 8 (narrow: upsampling) or 16 elements of their
+             * first i0, all in the row. */
+            for (UINT span = 8; span <= 16 && !st->vec_cols; span += 8) {
+                while (st->linear && row <= INT32_MAX && st->vec_cols + 8 <= n) {
+                    const int64_t b = t[st->vec_cols].off0;
+                    int fits = b + span <= (int64_t)row;
+                    for (UINT i = 0; i < 8; ++i)
+                        fits &= t[st->vec_cols + i].off0 - b < span && t[st->vec_cols + i].off1 - b < span;
+                    if (!fits) break;
+                    st->vec_cols += 8;
+                }
+                st->vec_narrow = span == 8;
+            }
+        }
     }
-    st->reuse = in.ndim >= 2 && out.sizes[in.ndim - 2] > in.sizes[in.ndim - 2];
     st->exact8 = (in.type == DML_TENSOR_DATA_TYPE_INT8 || in.type == DML_TENSOR_DATA_TYPE_UINT8) &&
                  total_bits <= RS_EXACT_BITS;
+    /* Rows go through the cache when they share input rows, or when the AVX2 gathers
+     * interpolate them (float32; INT8/UINT8 in float32). */
+    st->reuse = (in.ndim >= 2 && out.sizes[in.ndim - 2] > in.sizes[in.ndim - 2]) ||
+                (st->avx2 && st->vec_cols && (in.type == DML_TENSOR_DATA_TYPE_FLOAT32 || st->exact8));
+    st->stream = st->linear && out.strides[out.ndim - 1] == 1 && dmlc_cpu_has(DMLC_CPU_SSE2) &&
+                 o->outputs[0].count * in.elem_size >= DMLC_STREAM_MIN_BYTES;
     *op = o;
     return S_OK;
 }
