@@ -28,7 +28,9 @@
  * a few input rows interpolated along the last dimension (rs_cache), so an input row that
  * several output rows read (x2: two) is interpolated once and each output row is only their
  * weighted sum; the arithmetic, and so every bit, is that of interpolating per output row.
- * INT8/UINT8 compute in float32 where that is exact (dyadic_bits), else in double. */
+ * INT8/UINT8 compute in float32 where that is exact (dyadic_bits), else in double.  On x86
+ * with AVX2 the float32 interpolations take 8 columns at a time (hrow_avx2_f32), and outputs
+ * of 16 MiB or more are written with non-temporal stores (stream.c). */
 #include "../kernels/no_contract.h" /* first: w0 * h0 + w1 * h1 rounded twice, on every CPU alike */
 #include "../dmlc_internal.h"
 
