@@ -2,15 +2,12 @@
 1 to 8 dimensions, the error bound of linear interpolation, the mapping from ONNX Resize's
 and PyTorch's settings (ONNX Runtime and PyTorch as oracles), strides, empty arrays and
 every argument fed wrong values."""
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 import dmlc
 from reference import ref_resample
-from support import ALL_DTYPES, assert_same_bits, child_env, random_array
+from support import ALL_DTYPES, assert_portable_kernels_agree, assert_same_bits, random_array
 
 LINEAR_DTYPES = [np.float16, np.float32, np.float64, np.int8, np.uint8]
 
@@ -164,16 +161,7 @@ np.savez(sys.argv[1], *out)
 def test_portable_kernels_give_the_same_bits(tmp_path):
     """DMLC_CPU_FEATURES=generic runs the portable kernels only (docs/threads.rst): every linear result is bit
     for bit what the default (vector) kernels give, special values included."""
-    files = {}
-    for mode in ("native", "generic"):
-        files[mode] = str(tmp_path / f"{mode}.npz")
-        r = subprocess.run([sys.executable, "-c", PORTABLE_CASES, files[mode]], env=child_env(DMLC_CPU_FEATURES=mode),
-                           cwd=str(tmp_path), capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-    native, generic = np.load(files["native"]), np.load(files["generic"])
-    assert len(native.files) == 32
-    for name in native.files:
-        assert_same_bits(generic[name], native[name])
+    assert_portable_kernels_agree(tmp_path, PORTABLE_CASES, 32)
 
 
 # ---- the mapping from ONNX Resize and torch.nn.functional.interpolate ------------------------
