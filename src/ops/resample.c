@@ -426,47 +426,73 @@ RS_INLINE UINT cache_slot(rs_cache* c, int64_t off, int* fresh)
  * same bits.  They return the columns done; the caller does the rest in C. */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #  include <immintrin.h>
-#  define RS_HROW(NAME, T, LOAD8)                                                                                   \
+/* Columns [j, j + 8) of the row at s (j a multiple of 8 below vec_cols). */
+#  define RS_HBLOCK(NAME, T, LOAD8)                                                                                 \
+      __attribute__((target("avx2"), always_inline)) static inline __m256 NAME(const rs_state* st, const T* s,      \
+                                                                               uint64_t j)                         \
+      {                                                                                                            \
+          const __m256i seven = _mm256_set1_epi32(7);                                                              \
+          const int32_t base = st->vx0[j];                                                                         \
+          const __m256i b = _mm256_set1_epi32(base);                                                               \
+          const __m256i i0 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(st->vx0 + j)), b);               \
+          const __m256i i1 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(st->vx1 + j)), b);               \
+          const __m256 lo = LOAD8(s + base);                                                                       \
+          const __m256 w1 = _mm256_loadu_ps(st->vw1 + j);                                                          \
+          __m256 a = _mm256_permutevar8x32_ps(lo, i0), c = _mm256_permutevar8x32_ps(lo, i1);                       \
+          if (!st->vec_narrow) {                                                                                   \
+              const __m256 hi = LOAD8(s + base + 8);                                                               \
+              a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(hi, i0), _mm256_castsi256_ps(_mm256_cmpgt_epi32(i0, seven))); \
+              c = _mm256_blendv_ps(c, _mm256_permutevar8x32_ps(hi, i1), _mm256_castsi256_ps(_mm256_cmpgt_epi32(i1, seven))); \
+          }                                                                                                        \
+          return _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(st->vw0 + j), a),                                     \
+                               _mm256_and_ps(_mm256_mul_ps(w1, c), _mm256_cmp_ps(w1, _mm256_setzero_ps(), _CMP_NEQ_OQ))); \
+      }
+#  define RS_HROW(NAME, BLOCK, T)                                                                                   \
       __attribute__((target("avx2"))) static uint64_t NAME(const rs_state* st, const T* s, uint64_t j0,             \
                                                            uint64_t m, float* h)                                   \
       {                                                                                                            \
-          const __m256i seven = _mm256_set1_epi32(7);                                                              \
-          const int narrow = st->vec_narrow;                                                                       \
           const uint64_t top = st->vec_cols > j0 ? st->vec_cols - j0 : 0;                                          \
           uint64_t j = 0;                                                                                          \
-          for (; j + 8 <= m && j + 8 <= top; j += 8) {                                                             \
-              const int32_t base = st->vx0[j0 + j];                                                                \
-              const __m256i b = _mm256_set1_epi32(base);                                                           \
-              const __m256i i0 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(st->vx0 + j0 + j)), b);      \
-              const __m256i i1 = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i*)(st->vx1 + j0 + j)), b);      \
-              const __m256 lo = LOAD8(s + base);                                                                   \
-              __m256 a = _mm256_permutevar8x32_ps(lo, i0), c = _mm256_permutevar8x32_ps(lo, i1);                   \
-              if (!narrow) {                                                                                       \
-                  const __m256 hi = LOAD8(s + base + 8);                                                           \
-                  a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(hi, i0),                                        \
-                                       _mm256_castsi256_ps(_mm256_cmpgt_epi32(i0, seven)));                        \
-                  c = _mm256_blendv_ps(c, _mm256_permutevar8x32_ps(hi, i1),                                        \
-                                       _mm256_castsi256_ps(_mm256_cmpgt_epi32(i1, seven)));                        \
-              }                                                                                                    \
-              const __m256 w1 = _mm256_loadu_ps(st->vw1 + j0 + j);                                                 \
-              _mm256_storeu_ps(h + j, _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(st->vw0 + j0 + j), a),          \
-                                                    _mm256_and_ps(_mm256_mul_ps(w1, c),                            \
-                                                                  _mm256_cmp_ps(w1, _mm256_setzero_ps(), _CMP_NEQ_OQ)))); \
-          }                                                                                                        \
+          for (; j + 8 <= m && j + 8 <= top; j += 8) _mm256_storeu_ps(h + j, BLOCK(st, s, j0 + j));                \
           return j;                                                                                                \
       }
 #  define RS_LOAD8_F32(p) _mm256_loadu_ps(p)
 #  define RS_LOAD8_U8(p) _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(const void*)(p))))
 #  define RS_LOAD8_I8(p) _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(const void*)(p))))
-RS_HROW(hrow_avx2_f32, float, RS_LOAD8_F32)
-RS_HROW(hrow_avx2_u8, uint8_t, RS_LOAD8_U8)
-RS_HROW(hrow_avx2_i8, int8_t, RS_LOAD8_I8)
+RS_HBLOCK(hblock_avx2_f32, float, RS_LOAD8_F32)
+RS_HBLOCK(hblock_avx2_u8, uint8_t, RS_LOAD8_U8)
+RS_HBLOCK(hblock_avx2_i8, int8_t, RS_LOAD8_I8)
+RS_HROW(hrow_avx2_f32, hblock_avx2_f32, float)
+RS_HROW(hrow_avx2_u8, hblock_avx2_u8, uint8_t)
+RS_HROW(hrow_avx2_i8, hblock_avx2_i8, int8_t)
+/* A float32 output row that no other reads the input rows of (downsampling): w0 * h0 + w1 *
+ * h1 (k == 2) or h0 straight to dst, 8 columns at a time, nothing kept. */
+__attribute__((target("avx2"))) static uint64_t direct_avx2_f32(const rs_state* st, const float* s0, const float* s1,
+                                                                 UINT k, float w0, float w1, uint64_t j0, uint64_t m,
+                                                                 float* dst)
+{
+    const uint64_t top = st->vec_cols > j0 ? st->vec_cols - j0 : 0;
+    const __m256 v0 = _mm256_set1_ps(w0), v1 = _mm256_set1_ps(w1);
+    uint64_t j = 0;
+    if (k == 1)
+        for (; j + 8 <= m && j + 8 <= top; j += 8) _mm256_storeu_ps(dst + j, hblock_avx2_f32(st, s0, j0 + j));
+    else
+        for (; j + 8 <= m && j + 8 <= top; j += 8)
+            _mm256_storeu_ps(dst + j, _mm256_add_ps(_mm256_mul_ps(v0, hblock_avx2_f32(st, s0, j0 + j)),
+                                                    _mm256_mul_ps(v1, hblock_avx2_f32(st, s1, j0 + j))));
+    return j;
+}
+#  define RS_DVEC_f32(st, s0, s1, k, w0, w1, j0, m, dst, os) \
+      ((os) == 1 ? direct_avx2_f32((st), (s0), (s1), (k), (w0), (w1), (j0), (m), (dst)) : 0)
+#  define RS_DVEC_u8 RS_DVEC_none
+#  define RS_DVEC_i8 RS_DVEC_none
 #  define RS_HVEC_f32(st, s, j0, m, h) hrow_avx2_f32((st), (s), (j0), (m), (h))
 #  define RS_HVEC_u8(st, s, j0, m, h) hrow_avx2_u8((st), (s), (j0), (m), (h))
 #  define RS_HVEC_i8(st, s, j0, m, h) hrow_avx2_i8((st), (s), (j0), (m), (h))
 #endif
 /* The portable builds interpolate every column in C. */
 #define RS_HVEC_none(st, s, j0, m, h) ((void)(st), (void)(s), (void)(j0), (void)(m), (void)(h), (uint64_t)0)
+#define RS_DVEC_none(st, s0, s1, k, w0, w1, j0, m, dst, os) ((void)(s0), (void)(s1), (void)(w0), (void)(w1), (uint64_t)0)
 
 /* Output row dst gets n values from v: directly, or through non-temporal stores from a
  * tile (rs_state.stream; the caller then fences). */
@@ -486,7 +512,7 @@ RS_HROW(hrow_avx2_i8, int8_t, RS_LOAD8_I8)
  * rows it reads (row_combos) of their weights times those rows' interpolations (from the
  * cache), in the order row_combos gives: one row is its interpolation, two are
  * w0 * h0 + w1 * h1, more accumulate. */
-#define RS_LINEAR_DEF(NAME, ATTR, T, ACC, LOAD, STORE, WF, HVEC)                                                   \
+#define RS_LINEAR_DEF(NAME, ATTR, T, ACC, LOAD, STORE, WF, HVEC, DVEC)                                                \
     ATTR static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                 \
     {                                                                                                              \
         enum { COLS = RS_SLOT_BYTES / sizeof(ACC) };                                                               \
@@ -516,10 +542,11 @@ RS_HROW(hrow_avx2_i8, int8_t, RS_LOAD8_I8)
                     const T* DMLC_RESTRICT s0 = in + offs[0];                                                      \
                     const T* DMLC_RESTRICT s1 = in + offs[k - 1];                                                  \
                     const ACC w0 = (ACC)ws[0], w1 = (ACC)ws[k - 1];                                                \
+                    const uint64_t jv = DVEC(st, s0, s1, k, w0, w1, j0, m, dst, ostride);                          \
                     if (k == 1)                                                                                    \
-                        for (uint64_t j = 0; j < m; ++j) dst[(int64_t)j * ostride] = STORE(RS_TAP(T, ACC, LOAD, WF, s0, tp, j)); \
+                        for (uint64_t j = jv; j < m; ++j) dst[(int64_t)j * ostride] = STORE(RS_TAP(T, ACC, LOAD, WF, s0, tp, j)); \
                     else                                                                                           \
-                        for (uint64_t j = 0; j < m; ++j)                                                           \
+                        for (uint64_t j = jv; j < m; ++j)                                                          \
                             dst[(int64_t)j * ostride] =                                                            \
                                 STORE(w0 * RS_TAP(T, ACC, LOAD, WF, s0, tp, j) + w1 * RS_TAP(T, ACC, LOAD, WF, s1, tp, j)); \
                     continue;                                                                                      \
@@ -575,12 +602,12 @@ static float rs_round_evenf(float v)
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #  define RS_HAVE_AVX2 1
 #  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF, VEC)                                                            \
-      RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF, RS_HVEC_none)                                                 \
-      RS_LINEAR_DEF(NAME##_avx2, __attribute__((target("avx2"))), T, ACC, LOAD, STORE, WF, RS_HVEC_##VEC)
+      RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF, RS_HVEC_none, RS_DVEC_none)                                   \
+      RS_LINEAR_DEF(NAME##_avx2, __attribute__((target("avx2"))), T, ACC, LOAD, STORE, WF, RS_HVEC_##VEC, RS_DVEC_##VEC)
 #  define RS_PICK(NAME, avx2) ((avx2) ? NAME##_avx2 : NAME)
 #else
 #  define RS_HAVE_AVX2 0
-#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF, VEC) RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF, RS_HVEC_none)
+#  define RS_LINEAR(NAME, T, ACC, LOAD, STORE, WF, VEC) RS_LINEAR_DEF(NAME, , T, ACC, LOAD, STORE, WF, RS_HVEC_none, RS_DVEC_none)
 #  define RS_PICK(NAME, avx2) ((void)(avx2), NAME)
 #endif
 
@@ -722,10 +749,9 @@ HRESULT dmlc_create_resample(DML_OPERATOR_TYPE type, const char* opname, const v
     }
     st->exact8 = (in.type == DML_TENSOR_DATA_TYPE_INT8 || in.type == DML_TENSOR_DATA_TYPE_UINT8) &&
                  total_bits <= RS_EXACT_BITS;
-    /* Rows go through the cache when they share input rows, or when the AVX2 gathers
-     * interpolate them (float32; INT8/UINT8 in float32). */
-    st->reuse = (in.ndim >= 2 && out.sizes[in.ndim - 2] > in.sizes[in.ndim - 2]) ||
-                (st->avx2 && st->vec_cols && (in.type == DML_TENSOR_DATA_TYPE_FLOAT32 || st->exact8));
+    /* Rows go through the cache when they share input rows, or when the AVX2 rows
+     * interpolate INT8/UINT8 in float32 (float32 rows that share none go straight out). */
+    st->reuse = (in.ndim >= 2 && out.sizes[in.ndim - 2] > in.sizes[in.ndim - 2]) || (st->avx2 && st->vec_cols && st->exact8);
     st->stream = st->linear && out.strides[out.ndim - 1] == 1 && dmlc_cpu_has(DMLC_CPU_SSE2) &&
                  o->outputs[0].count * in.elem_size >= DMLC_STREAM_MIN_BYTES;
     *op = o;
