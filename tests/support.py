@@ -74,6 +74,25 @@ def child_env(**extra):
     return env
 
 
+def assert_portable_kernels_agree(tmp_path, code, count):
+    """Runs code (a script that saves its results with np.savez to the file named by its
+    argument) in a child process with DMLC_CPU_FEATURES=native and again with generic (the
+    portable kernels only; docs/threads.rst) and checks that it saved count results, each
+    bit for bit the same both ways."""
+    import subprocess
+    import sys
+    files = {}
+    for mode in ("native", "generic"):
+        files[mode] = str(tmp_path / f"{mode}.npz")
+        r = subprocess.run([sys.executable, "-c", code, files[mode]], env=child_env(DMLC_CPU_FEATURES=mode),
+                           cwd=str(tmp_path), capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+    native, generic = np.load(files["native"]), np.load(files["generic"])
+    assert len(native.files) == count
+    for name in native.files:
+        assert_same_bits(generic[name], native[name])
+
+
 def child_cwd():
     """A working directory for child processes away from any checkout: `python -c` puts its
     working directory first on sys.path, where a checkout's unbuilt dmlc/ would shadow the

@@ -2,8 +2,6 @@
 error bound of docs/operators/average_pooling1.rst, PyTorch and ONNX Runtime: float16/32/64, 1 to 3 spatial axes, strides,
 dilations, unequal padding, IncludePadding, ceil mode, empty windows, special values, the
 same bits from every kernel path, strided views and argument errors."""
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -12,7 +10,7 @@ from hypothesis import strategies as st
 
 import dmlc
 from reference import avg_pool_loop, ref_avg_pool
-from support import assert_same_bits, child_env, random_array
+from support import assert_portable_kernels_agree, assert_same_bits, random_array
 
 FLOATS = [np.float64, np.float32, np.float16]
 
@@ -212,16 +210,7 @@ np.savez(sys.argv[1], *out)
 def test_portable_kernels_give_the_same_bits(tmp_path):
     """DMLC_CPU_FEATURES=generic runs the portable kernels only (docs/threads.rst, DMLC_CPU_FEATURES): every result is
     bit for bit what the default (vector) kernels give."""
-    files = {}
-    for mode in ("native", "generic"):
-        files[mode] = str(tmp_path / f"{mode}.npz")
-        r = subprocess.run([sys.executable, "-c", PORTABLE_CASES, files[mode]], env=child_env(DMLC_CPU_FEATURES=mode),
-                           cwd=str(tmp_path), capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-    native, generic = np.load(files["native"]), np.load(files["generic"])
-    assert len(native.files) == 30
-    for name in native.files:
-        assert_same_bits(generic[name], native[name])
+    assert_portable_kernels_agree(tmp_path, PORTABLE_CASES, 30)
 
 
 # ---- special values and accuracy --------------------------------------------------------------------

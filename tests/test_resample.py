@@ -7,7 +7,7 @@ import pytest
 
 import dmlc
 from reference import ref_resample
-from support import ALL_DTYPES, assert_same_bits, random_array
+from support import ALL_DTYPES, assert_portable_kernels_agree, assert_same_bits, random_array
 
 LINEAR_DTYPES = [np.float16, np.float32, np.float64, np.int8, np.uint8]
 
@@ -123,6 +123,45 @@ def test_threads_give_the_same_result(rng):
         dmlc.set_num_threads(threads)
     for a, b in zip(one, four):
         assert_same_bits(a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8])
+def test_linear_8bit_halves_and_quarters_round_exactly(rng, dtype):
+    """Scales 2 and 1/2 give weights 0.25, 0.75 and 0.5: the exact value (ties included, as
+    (a + 3b + 3c + 9d) / 16 often is) rounds to nearest even, wide rows (8 columns at a time)
+    and their last columns alike, in 1 to 5 dimensions."""
+    info = np.iinfo(dtype)
+    for shape, size in [((2, 3, 21, 45), (2, 3, 42, 90)), ((2, 3, 22, 46), (2, 3, 11, 23)), ((77,), (154,)),
+                        ((3, 40), (6, 20)), ((2, 2, 3, 4, 19), (2, 4, 6, 8, 38))]:
+        x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+        want = ref_resample(x, size, [m / n for n, m in zip(shape, size)], [0.5] * len(shape), [-0.5] * len(shape),
+                            "linear")
+        np.testing.assert_array_equal(dmlc.resample(x, size=size, mode="linear"), want)
+
+
+PORTABLE_CASES = """
+import numpy as np, dmlc, sys
+rng = np.random.default_rng(7)
+out = []
+for dtype in (np.float32, np.float16, np.uint8, np.int8):
+    if np.dtype(dtype).kind == "f":
+        x = (rng.standard_normal((2, 3, 19, 45)) * 100).astype(dtype)
+        x.reshape(-1)[::37] = -0.0
+        x.reshape(-1)[5::101] = np.inf
+        x.reshape(-1)[7::211] = np.nan
+    else:
+        x = rng.integers(np.iinfo(dtype).min, np.iinfo(dtype).max + 1, (2, 3, 19, 45)).astype(dtype)
+    for size in [(2, 3, 38, 90), (2, 3, 9, 22), (2, 3, 25, 61), (1, 4, 19, 45)]:
+        for ctm in ("half_pixel", "align_corners"):
+            out.append(dmlc.resample(x, size=size, mode="linear", coordinate_transformation=ctm))
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_portable_kernels_give_the_same_bits(tmp_path):
+    """DMLC_CPU_FEATURES=generic runs the portable kernels only (docs/threads.rst): every linear result is bit
+    for bit what the default (vector) kernels give, special values included."""
+    assert_portable_kernels_agree(tmp_path, PORTABLE_CASES, 32)
 
 
 # ---- the mapping from ONNX Resize and torch.nn.functional.interpolate ------------------------

@@ -8,7 +8,7 @@ import pytest
 
 import dmlc
 from reference import ref_roi_align, ref_roi_pool
-from support import assert_same_bits, random_array
+from support import assert_portable_kernels_agree, assert_same_bits, random_array
 
 FLOATS = [np.float64, np.float32, np.float16]
 
@@ -244,6 +244,32 @@ def test_align_channel_blocks_threads_and_huge_regions_mixed(rng, dtype, mode):
         assert_same_bits(dmlc.roi_align(x, rois, b, (3, 2), mode=mode), whole)
     finally:
         dmlc.set_num_threads(before)
+
+
+PORTABLE_ALIGN_CASES = """
+import numpy as np, dmlc, sys
+rng = np.random.default_rng(5)
+out = []
+x = (rng.standard_normal((2, 11, 13, 17)) * 30).astype(np.float16)
+x.reshape(-1)[::17] = np.float16(6e-6)  # subnormal
+x.reshape(-1)[3::53] = np.inf
+x.reshape(-1)[5::71] = np.nan
+x.reshape(-1)[7::29] = -0.0
+x.reshape(-1)[9::31] = np.float16(65000)
+lo = rng.uniform(-3, 15, (12, 2))
+rois = np.concatenate([lo, lo + rng.uniform(0.5, 12, (12, 2))], 1).astype(np.float16)
+b = rng.integers(0, 2, 12)
+for mode in ("avg", "max"):
+    for sr, scale in [(0, 1.0), (2, 0.5), (3, 1.7)]:
+        out.append(dmlc.roi_align(x, rois, b, (3, 5), spatial_scale=scale, sampling_ratio=sr, mode=mode))
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_align_float16_portable_and_f16c_kernels_give_the_same_bits(tmp_path):
+    """FLOAT16 ROI_ALIGN converts with F16C where the CPU has it; DMLC_CPU_FEATURES=generic takes the portable
+    conversions (docs/threads.rst): the same bits, subnormals, infinities, NaN, -0 and overflow included."""
+    assert_portable_kernels_agree(tmp_path, PORTABLE_ALIGN_CASES, 6)
 
 
 def test_align_nearest_max_copies_bits():
