@@ -184,6 +184,16 @@ static GA_INLINE void ga_prefetch(ga_pf* pf)
 #endif
 }
 
+/* The cache lines to prefetch of a row of n elements of es bytes, stride elements apart,
+ * from which `picks` elements are read: the row must be contiguous, of at most 64 KiB, and
+ * have no more lines than picks (a sparser gather would read lines it never uses); 0:
+ * no prefetch. */
+static uint64_t row_lines(uint64_t n, UINT es, int64_t stride, uint64_t picks)
+{
+    const uint64_t lines = (n * es + GA_LINE - 1) / GA_LINE + 1; /* + 1: a row may straddle a line */
+    return stride == 1 && n * es <= 65536 && lines <= picks ? lines : 0;
+}
+
 /* One row: count elements of ES bytes, dst[k * out_st] = src[off[k] * ES], prefetching the
  * row at next (NULL: none). */
 static GA_INLINE void ga_row(const ga_state* st, char* dst, const char* src, const int32_t* off, uint64_t count,
@@ -467,13 +477,9 @@ static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, cons
     st->inner_run = st->inner.ndim == 0 || (st->inner.ndim == 1 && st->inner.dst_strides[0] == 1 &&
                                             st->inner.src_strides[0] == 1);
     /* ga_rows: single elements, one index dimension, every offset (n - 1) * stride in 32
-     * bits.  Its prefetch: a contiguous row of at most 64 KiB, with no more cache lines
-     * than indices per row (a sparser gather would read lines it never uses). */
+     * bits. */
     st->rows = st->inner_count == 1 && st->idx.nd <= 1 && (st->n - 1) * (uint64_t)st->axis_stride <= INT32_MAX;
-    if (st->rows && st->axis_stride == 1 && st->n * st->es <= 65536) {
-        const uint64_t lines = (st->n * st->es + GA_LINE - 1) / GA_LINE + 1; /* + 1: a row may straddle a line */
-        if (lines <= st->idx.count) st->row_lines = lines;
-    }
+    if (st->rows) st->row_lines = row_lines(st->n, st->es, st->axis_stride, st->idx.count);
     st->fn = ga_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type));
 }
 
@@ -552,6 +558,7 @@ struct ge_state {
     int64_t w_axis, x_axis, t_axis; /* the strides on Axis, in elements */
     ga_dims rest;            /* the other dimensions: a = W strides, b = Indices strides, c = T strides */
     int axis_inner;          /* Axis has W's smaller stride: walk it innermost (contiguous runs) */
+    uint64_t row_lines;      /* T's cache lines along a contiguous Axis, to prefetch (0: none) */
     dmlc_copy_plan copy;     /* SCATTER_ELEMENTS: Input -> Output */
     ix_fn fn;
 };
@@ -590,9 +597,16 @@ static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* 
             char* tp = t + ot * es + (int64_t)k0 * tl + (int64_t)o * to;
             if (wi == (int64_t)ES && xi == XS && ti == 0) {
                 /* Packed W and Indices along the inner loop (a gather or scatter along the
-                 * last axis): constant steps the compiler can unroll. */
-                for (uint64_t q = 0; q < ni; ++q)
-                    ge_one(wp + (int64_t)q * ES, xp + (int64_t)q * XS, tp, ta, n, ES, KIND, SCATTER);
+                 * last axis): constant steps the compiler can unroll, and T's next row
+                 * prefetched as GATHER's rows do (ga_prefetch). */
+                ga_pf pf = ga_pf_init(st->row_lines && o + 1 < no ? tp + to : NULL, st->row_lines, ni / 8);
+                uint64_t q = 0;
+                for (; q + 8 <= ni; q += 8) {
+                    ga_prefetch(&pf);
+                    for (uint64_t r = q; r < q + 8; ++r)
+                        ge_one(wp + (int64_t)r * ES, xp + (int64_t)r * XS, tp, ta, n, ES, KIND, SCATTER);
+                }
+                for (; q < ni; ++q) ge_one(wp + (int64_t)q * ES, xp + (int64_t)q * XS, tp, ta, n, ES, KIND, SCATTER);
             } else {
                 for (uint64_t q = 0; q < ni; ++q, wp += wi, xp += xi, tp += ti)
                     ge_one(wp, xp, tp, ta, n, ES, KIND, SCATTER);
@@ -762,6 +776,7 @@ static void plan_elements(ge_state* st, const ix_args* a, const dmlc_tensor* in,
      * the inner loop takes the dimension W steps through with the smaller stride. */
     st->axis_inner = st->rest.nd == 0 ||
                      (st->m > 1 && st->w_axis < st->rest.a[st->rest.nd - 1]); /* strides are never negative */
+    st->row_lines = row_lines(st->n, st->es, st->t_axis, st->m);
     if (scatter) {
         for (UINT d = 0; d < D; ++d) {
             sizes[d] = in->sizes[d];
