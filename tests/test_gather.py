@@ -135,6 +135,33 @@ def test_threads_give_the_same_result(rng):
         dmlc.set_num_threads(old)
 
 
+@pytest.mark.parametrize("dtype, idx_dtype", [(np.uint8, np.int32), (np.float16, np.uint32), (np.float32, np.int64),
+                                              (np.float64, np.uint64)])
+def test_rows_along_an_inner_axis(rng, dtype, idx_dtype):
+    """Single elements along an inner axis (the table of offsets read once per range, the
+    next row prefetched where its row is contiguous and no longer than the indices need):
+    every element size, rows with and without the prefetch, index counts off the groups
+    of 8 and past one table (4096), out-of-range and negative indices clamped, packed and
+    strided outputs, and ranges split mid-row on 1 to 3 threads."""
+    old = dmlc.get_num_threads()
+    try:
+        for rows, n, m in [(37, 300, 1029), (5, 64, 4099), (9, 3000, 17), (3, 5, 7), (70, 40, 200)]:
+            x = random_array(rng, (rows, n), dtype)
+            lo = -2 * n if np.dtype(idx_dtype).kind == "i" else 0
+            i = rng.integers(lo, 2 * n, (m,)).astype(idx_dtype)
+            want = ref_gather(x, i, 1)
+            for threads in (1, 2, 3):
+                dmlc.set_num_threads(threads)
+                assert_same_bits(dmlc.gather(x, i, 1), want)
+                wide = np.zeros((rows, 2 * m), dtype)
+                dmlc.gather(x, i, 1, out=wide[:, ::2])
+                assert_same_bits(wide[:, ::2], want)
+                assert not wide[:, 1::2].any()
+            assert_same_bits(dmlc.gather(x[:, ::2], i, 1), ref_gather(x[:, ::2], i, 1))
+    finally:
+        dmlc.set_num_threads(old)
+
+
 def test_wrong_arguments(rng):
     x = random_array(rng, (3, 4), np.float32)
     with pytest.raises(ValueError, match=r"^gather: axis is 2, expected -2 to 1 for arrays of 2 dimensions$"):

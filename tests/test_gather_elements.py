@@ -183,6 +183,32 @@ def test_threads_give_the_same_result(rng):
         dmlc.set_num_threads(old)
 
 
+@pytest.mark.parametrize("dtype, idx_dtype", [(np.float32, np.int64), (np.int64, np.int32), (np.uint8, np.uint64),
+                                              (np.float16, np.uint32), (np.int32, np.int32), (np.float64, np.int64)])
+def test_rows_along_the_last_axis(rng, dtype, idx_dtype):
+    """The last axis with packed output and indices (constant steps, the next row of x
+    prefetched where it is contiguous and no longer than the indices need): every element
+    size, index counts off the groups of 8, the index type's extremes clamped, a strided x,
+    and ranges split across rows on 1 to 3 threads; the scatter through the same rows."""
+    info = np.iinfo(idx_dtype)
+    old = dmlc.get_num_threads()
+    try:
+        for rows, n, m in [(37, 300, 1029), (6, 64, 13), (9, 3000, 17), (20, 5, 7)]:
+            x = random_array(rng, (rows, n), dtype)
+            i = _indices(rng, (rows, m), 1, n, idx_dtype, spill=n)
+            i.reshape(-1)[::11] = info.max
+            i.reshape(-1)[5::11] = info.min
+            want = ref_gather_elements(x, i, 1)
+            for threads in (1, 2, 3):
+                dmlc.set_num_threads(threads)
+                assert_same_bits(dmlc.gather_elements(x, i, 1), want)
+            assert_same_bits(dmlc.gather_elements(x[:, ::2], i, 1), ref_gather_elements(x[:, ::2], i, 1))
+            u = random_array(rng, (rows, m), dtype)
+            assert_same_bits(dmlc.scatter_elements(x, i, u, 1), ref_scatter_elements(x, i, u, 1))
+    finally:
+        dmlc.set_num_threads(old)
+
+
 @pytest.mark.parametrize("fname", ["gather_elements", "scatter_elements"])
 def test_wrong_arguments(rng, fname):
     x = random_array(rng, (3, 4), np.float32)

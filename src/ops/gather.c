@@ -135,40 +135,111 @@ struct ga_state {
     dmlc_copy_plan inner;    /* C[Axis+K..): dst = output, src = input */
     uint64_t inner_count;
     int inner_run;           /* the inner block is one contiguous run in both tensors */
+    int rows;                /* single elements by one index dimension, offsets of 32 bits: ga_rows */
+    uint64_t row_lines;      /* ga_rows: the cache lines of a contiguous row to prefetch (0: none) */
     ga_fn fn;
 };
 
-/* Single elements (ES bytes) with the index dimensions walked by one stride: indices are
- * read and clamped GA_BLOCK at a time into byte offsets, and each block of offsets serves
- * every outer row of the range, so a gather along an inner axis (out[o][j] =
- * in[o][i[j]]) reads and clamps each index once per range, not once per row. */
-#define GA_BLOCK 256
+/* ---- GATHER's single-element rows ------------------------------------------------------------
+ * A gather of single elements along an inner axis (out[o][j] = in[o][i[j]], np.take along
+ * axis 1) reads each index once per range: GA_BLOCK indices at a time are read, adjusted and
+ * clamped into a table of element offsets (32-bit: plan uses these rows only where every
+ * offset fits), and the table serves every outer row of the range, one row after another,
+ * so the inner loop is out[j] = row[off[j]] with no index type and no clamp in it.
+ *
+ * The reads within a row are random, and on a row of a few KiB they touch nearly every
+ * cache line of it: the time goes in waiting for those lines.  So while a row is gathered,
+ * the lines of the next one are prefetched in order (ga_prefetch), spread over the row's
+ * elements, where plan found the row contiguous and short enough to be read whole
+ * (row_lines); the random reads then find their lines in cache.  (AVX2's gather
+ * instructions were slower here than these plain loads, on AMD Zen 3.) */
+#define GA_BLOCK 4096
+#define GA_LINE 64
+
+/* The next row's prefetch: every group of elements issues *per lines, up to end. */
+typedef struct ga_pf {
+    const char* p;
+    const char* end;
+    uint64_t per;
+} ga_pf;
+
+static GA_INLINE ga_pf ga_pf_init(const char* next, uint64_t lines, uint64_t groups)
+{
+    ga_pf pf;
+    pf.p = next;
+    pf.end = next ? next + lines * GA_LINE : NULL;
+    pf.per = groups ? (lines + groups - 1) / groups : lines;
+    return pf;
+}
+
+static GA_INLINE void ga_prefetch(ga_pf* pf)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    if (pf->p < pf->end) {
+        for (uint64_t q = 0; q < pf->per; ++q) __builtin_prefetch(pf->p + q * GA_LINE, 0, 3);
+        pf->p += pf->per * GA_LINE;
+    }
+#else
+    (void)pf;
+#endif
+}
+
+/* The cache lines to prefetch of a row of n elements of es bytes, stride elements apart,
+ * from which `picks` elements are read: the row must be contiguous, of at most 64 KiB, and
+ * have no more lines than picks (a sparser gather would read lines it never uses); 0:
+ * no prefetch. */
+static uint64_t row_lines(uint64_t n, UINT es, int64_t stride, uint64_t picks)
+{
+    const uint64_t lines = (n * es + GA_LINE - 1) / GA_LINE + 1; /* + 1: a row may straddle a line */
+    return stride == 1 && n * es <= 65536 && lines <= picks ? lines : 0;
+}
+
+/* One row: count elements of ES bytes, dst[k * out_st] = src[off[k] * ES], prefetching the
+ * row at next (NULL: none). */
+static GA_INLINE void ga_row(const ga_state* st, char* dst, const char* src, const int32_t* off, uint64_t count,
+                             int64_t out_st, const char* next, const UINT ES)
+{
+    ga_pf pf = ga_pf_init(next, st->row_lines, count / 8);
+    uint64_t k = 0;
+    if (out_st == (int64_t)ES) { /* a packed output: constant steps */
+        for (; k + 8 <= count; k += 8) {
+            ga_prefetch(&pf);
+            for (uint64_t q = k; q < k + 8; ++q) memcpy(dst + q * ES, src + (int64_t)off[q] * ES, ES);
+        }
+    } else {
+        for (; k + 8 <= count; k += 8) {
+            ga_prefetch(&pf);
+            for (uint64_t q = k; q < k + 8; ++q) memcpy(dst + (int64_t)q * out_st, src + (int64_t)off[q] * ES, ES);
+        }
+    }
+    for (; k < count; ++k) memcpy(dst + (int64_t)k * out_st, src + (int64_t)off[k] * ES, ES);
+}
+
+/* Units [begin, end) of outer x idx, the index dimensions one (J = idx.count). */
 static GA_INLINE void ga_rows(const ga_state* st, char* out, const char* in, const char* idx, uint64_t begin,
                               uint64_t end, const UINT ES, const int KIND)
 {
     const uint64_t J = st->idx.count, n = st->n;
-    const int64_t es = st->es, as = st->axis_stride * es;
+    const int64_t es = st->es, as = st->axis_stride;
     const int64_t ix_st = st->idx.nd ? st->idx.a[0] * (int64_t)st->xs : 0, out_st = st->idx.nd ? st->idx.b[0] * es : 0;
     const uint64_t o0 = begin / J, o1 = (end - 1) / J;
-    int64_t offs[GA_BLOCK];
+    int32_t offs[GA_BLOCK];
     /* Row o0 starts at unit begin, row o1 ends at unit end: their index ranges. */
     const uint64_t head = begin - o0 * J, tail = end - o1 * J;
     for (uint64_t jb = 0; jb < J; jb += GA_BLOCK) {
         const uint64_t jn = J - jb < GA_BLOCK ? J - jb : GA_BLOCK;
+        int64_t oin, oout, nin = 0, nout = 0;
         if (o0 == o1 && (jb + jn <= head || jb >= tail)) continue; /* one row, outside this block */
         for (uint64_t k = 0; k < jn; ++k)
-            offs[k] = (int64_t)index_at(idx + (int64_t)(jb + k) * ix_st, KIND, n) * as;
-        for (uint64_t o = o0; o <= o1; ++o) {
+            offs[k] = (int32_t)((int64_t)index_at(idx + (int64_t)(jb + k) * ix_st, KIND, n) * as);
+        dims_at(&st->outer, o0, &oin, &oout);
+        for (uint64_t o = o0; o <= o1; ++o, oin = nin, oout = nout) {
             const uint64_t lo = o == o0 && head > jb ? head : jb;
             const uint64_t hi = o == o1 && tail < jb + jn ? tail : jb + jn;
-            int64_t oin, oout;
-            const char* src0;
-            char* dst;
+            if (o < o1) dims_at(&st->outer, o + 1, &nin, &nout);
             if (lo >= hi) continue;
-            dims_at(&st->outer, o, &oin, &oout);
-            src0 = in + oin * es;
-            dst = out + oout * es + (int64_t)lo * out_st;
-            for (uint64_t k = lo; k < hi; ++k, dst += out_st) memcpy(dst, src0 + offs[k - jb], ES);
+            ga_row(st, out + oout * es + (int64_t)lo * out_st, in + oin * es, offs + (lo - jb), hi - lo, out_st,
+                   o < o1 && st->row_lines ? in + nin * es : NULL, ES);
         }
     }
 }
@@ -183,7 +254,7 @@ static GA_INLINE void ga_body(const ga_state* st, char* out, const char* in, con
     const size_t run = (size_t)(st->inner_count * (uint64_t)es);
     uint64_t o = begin / J, j = begin % J;
     int64_t oin, oout;
-    if (ES && st->idx.nd <= 1) {
+    if (ES && st->rows) {
         ga_rows(st, out, in, idx, begin, end, ES, KIND);
         return;
     }
@@ -405,6 +476,10 @@ static void plan(ga_state* st, const gather_args* a, const dmlc_tensor* in, cons
     dmlc_copy_plan_init(&st->inner, st->es, D - A - 1, sizes, sa, sb);
     st->inner_run = st->inner.ndim == 0 || (st->inner.ndim == 1 && st->inner.dst_strides[0] == 1 &&
                                             st->inner.src_strides[0] == 1);
+    /* ga_rows: single elements, one index dimension, every offset (n - 1) * stride in 32
+     * bits. */
+    st->rows = st->inner_count == 1 && st->idx.nd <= 1 && (st->n - 1) * (uint64_t)st->axis_stride <= INT32_MAX;
+    if (st->rows) st->row_lines = row_lines(st->n, st->es, st->axis_stride, st->idx.count);
     st->fn = ga_fn_for(st->inner_count == 1 ? st->es : 0, index_kind(idx->type));
 }
 
@@ -483,6 +558,7 @@ struct ge_state {
     int64_t w_axis, x_axis, t_axis; /* the strides on Axis, in elements */
     ga_dims rest;            /* the other dimensions: a = W strides, b = Indices strides, c = T strides */
     int axis_inner;          /* Axis has W's smaller stride: walk it innermost (contiguous runs) */
+    uint64_t row_lines;      /* T's cache lines along a contiguous Axis, to prefetch (0: none) */
     dmlc_copy_plan copy;     /* SCATTER_ELEMENTS: Input -> Output */
     ix_fn fn;
 };
@@ -521,9 +597,16 @@ static GA_INLINE void ge_body(const ge_state* st, char* w, char* t, const char* 
             char* tp = t + ot * es + (int64_t)k0 * tl + (int64_t)o * to;
             if (wi == (int64_t)ES && xi == XS && ti == 0) {
                 /* Packed W and Indices along the inner loop (a gather or scatter along the
-                 * last axis): constant steps the compiler can unroll. */
-                for (uint64_t q = 0; q < ni; ++q)
-                    ge_one(wp + (int64_t)q * ES, xp + (int64_t)q * XS, tp, ta, n, ES, KIND, SCATTER);
+                 * last axis): constant steps the compiler can unroll, and T's next row
+                 * prefetched as GATHER's rows do (ga_prefetch). */
+                ga_pf pf = ga_pf_init(st->row_lines && o + 1 < no ? tp + to : NULL, st->row_lines, ni / 8);
+                uint64_t q = 0;
+                for (; q + 8 <= ni; q += 8) {
+                    ga_prefetch(&pf);
+                    for (uint64_t r = q; r < q + 8; ++r)
+                        ge_one(wp + (int64_t)r * ES, xp + (int64_t)r * XS, tp, ta, n, ES, KIND, SCATTER);
+                }
+                for (; q < ni; ++q) ge_one(wp + (int64_t)q * ES, xp + (int64_t)q * XS, tp, ta, n, ES, KIND, SCATTER);
             } else {
                 for (uint64_t q = 0; q < ni; ++q, wp += wi, xp += xi, tp += ti)
                     ge_one(wp, xp, tp, ta, n, ES, KIND, SCATTER);
@@ -693,6 +776,7 @@ static void plan_elements(ge_state* st, const ix_args* a, const dmlc_tensor* in,
      * the inner loop takes the dimension W steps through with the smaller stride. */
     st->axis_inner = st->rest.nd == 0 ||
                      (st->m > 1 && st->w_axis < st->rest.a[st->rest.nd - 1]); /* strides are never negative */
+    st->row_lines = row_lines(st->n, st->es, st->t_axis, st->m);
     if (scatter) {
         for (UINT d = 0; d < D; ++d) {
             sizes[d] = in->sizes[d];
