@@ -9,13 +9,17 @@ from numpy.typing import ArrayLike, DTypeLike
 
 cimport numpy as cnp
 from dmlc._core cimport (Tensor, DML_OPERATOR_DESC, DML_NONZERO_COORDINATES_OPERATOR_DESC,
-                         DML_OPERATOR_NONZERO_COORDINATES, DMLC_BUFFER_BINDING, as_input, as_ndarray, bind,
-                         dml_type_of, execute)
+                         DML_OPERATOR_NONZERO_COORDINATES, DML_TENSOR_DATA_TYPE_UINT32, DMLC_BUFFER_BINDING,
+                         as_input, as_ndarray, bind, dml_type_of, execute)
 
 from dmlc._args import indices_dtype_of
+from dmlc._cast import cast
 from dmlc._pool cimport new_array
 
 cnp.import_array()
+
+# The scratch of one call of the core, in bytes (see nonzero_coordinates).
+_PART_BYTES = 8 << 20
 
 
 def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> np.ndarray:
@@ -25,9 +29,9 @@ def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> 
     not.  The rows follow the elements' row-major order, as ``np.argwhere(x)`` and
     ``torch.nonzero(x)``; ONNX NonZero returns the transpose.
 
-    The core writes DirectML's worst case, ``x.size`` rows of which the rows past the
-    count are zero, into scratch memory; the result is a fresh C-contiguous array of the
-    counted rows.  There is no ``out=``: the result's size depends on the data.
+    The core runs on parts of ``x`` of a few MiB of scratch each (DirectML's worst case,
+    a row per element, zero past the count); the result is a fresh C-contiguous array of
+    the counted rows.  There is no ``out=``: the result's size depends on the data.
 
     Parameters
     ----------
@@ -55,33 +59,77 @@ def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> 
     cdef str fname = "nonzero_coordinates"
     cdef cnp.ndarray a = as_ndarray(x, "x")
     cdef int nd = cnp.PyArray_NDIM(a)
-    cdef int dml_type, index_type
-    cdef Tensor tin, tcount, tcoords
-    cdef DMLC_BUFFER_BINDING outs[2]
-    cdef DML_NONZERO_COORDINATES_OPERATOR_DESC d
-    cdef DML_OPERATOR_DESC op
-    cdef cnp.ndarray count, coords
+    cdef int dml_type, c, k
+    cdef Py_ssize_t n, inner, step, r, cnt, j0
+    cdef cnp.ndarray scratch, res
     cdef cnp.npy_intp dims[2]
     if nd < 1 or nd > 8:
         raise ValueError(f"{fname}: x has {nd} dimensions; DirectML tensors have 1 to 8")
     dtype = indices_dtype_of(indices_dtype, fname)
     a = as_input(a, "x")
     dml_type = dml_type_of(a, "x")
-    if cnp.PyArray_SIZE(a) == 0:
+    n = cnp.PyArray_SIZE(a)
+    if n == 0:
         return np.empty((0, nd), dtype)
-    # The scratch rows in 4-byte indices where they hold every value (half the memory of
-    # int64's worst case, most of which is the zeroed tail), from the output pool, which
-    # keeps the memory faulted in for the next call; the counted rows are then converted.
-    # A requested 4-byte type is the scratch's own, so the core's check of its range holds.
-    scratch = dtype if dtype.itemsize == 4 or cnp.PyArray_SIZE(a) > 0xFFFFFFFF else np.dtype(np.uint32)
-    count = np.empty((1,), scratch)
-    dims[0] = cnp.PyArray_SIZE(a)
-    dims[1] = nd
-    coords = new_array(2, dims, (<cnp.dtype>scratch).type_num, (<cnp.dtype>scratch).itemsize)
-    index_type = dml_type_of(count, "indices")
-    bind(&tin, a, dml_type)
-    bind(&tcount, count, index_type)
-    bind(&tcoords, coords, index_type)
+    if dtype.itemsize == 4 and n > np.iinfo(dtype).max:
+        raise ValueError(f"{fname}: indices_dtype is {dtype.name}, which cannot hold the count of x.size {n} "
+                         "elements; use int64")
+    # x goes to the core in parts of at most _PART_BYTES // (4 * nd) elements, whole runs of
+    # the innermost axes: a part's scratch (DirectML's worst case, a row of 4-byte
+    # coordinates per element, zero past the count) stays in the cache and in the output
+    # pool, where x's own worst case (x.size rows) would be memory faulted in and zeroed.
+    # Axis c is the one cut: the axes after it fit a part whole.
+    cdef tuple shape = (<object>a).shape
+    inner = 1
+    c = nd
+    while c > 0 and inner * shape[c - 1] <= _PART_BYTES // (4 * nd):
+        c -= 1
+        inner *= shape[c]
+    if c == 0:  # x is one part: its counted rows converted by the core's CAST
+        dims[0] = n
+        dims[1] = nd
+        scratch = new_array(2, dims, cnp.NPY_UINT32, 4)
+        cnt = _core_rows(a, scratch, dml_type)
+        return cast(scratch[:cnt], dtype)
+    c -= 1
+    step = max(1, _PART_BYTES // (4 * nd) // inner)
+    dims[0] = step * inner * nd
+    scratch = new_array(1, dims, cnp.NPY_UINT32, 4)
+    # x's worst case as address space only: the pages the counted rows do not reach are never
+    # touched, and the shrink at the end gives the rest back (realloc: no copy).
+    res = np.empty((n, nd), dtype)
+    r = 0
+    for outer in np.ndindex(*shape[:c]):
+        lead = tuple([slice(i, i + 1) for i in outer])
+        for j0 in range(0, shape[c], step):
+            part = a[lead + (slice(j0, j0 + step),)]  # every axis kept: the part's coordinates are x's
+            rows = scratch[:part.size * nd].reshape(part.size, nd)
+            cnt = _core_rows(part, rows, dml_type)
+            if cnt:
+                dst = res[r:r + cnt]
+                cast(rows[:cnt], dtype, out=dst)
+                if j0:
+                    dst[:, c] += j0
+                for k in range(c):
+                    if outer[k]:
+                        dst[:, k] = outer[k]
+                r += cnt
+    part = rows = dst = None
+    res.resize((r, nd), refcheck=False)
+    return res
+
+
+cdef Py_ssize_t _core_rows(cnp.ndarray part, cnp.ndarray rows, int dml_type) except -1:
+    """The core's NONZERO_COORDINATES of part into rows (UINT32, part.size rows of
+    part.ndim coordinates, zero past the count); returns the count."""
+    cdef Tensor tin, tcount, tcoords
+    cdef DMLC_BUFFER_BINDING outs[2]
+    cdef DML_NONZERO_COORDINATES_OPERATOR_DESC d
+    cdef DML_OPERATOR_DESC op
+    cdef cnp.ndarray count = np.empty((1,), np.uint32)
+    bind(&tin, part, dml_type)
+    bind(&tcount, count, DML_TENSOR_DATA_TYPE_UINT32)
+    bind(&tcoords, rows, DML_TENSOR_DATA_TYPE_UINT32)
     d.InputTensor = &tin.desc
     d.OutputCountTensor = &tcount.desc
     d.OutputCoordinatesTensor = &tcoords.desc
@@ -90,4 +138,4 @@ def nonzero_coordinates(x: ArrayLike, *, indices_dtype: DTypeLike = "int64") -> 
     op.Type = DML_OPERATOR_NONZERO_COORDINATES
     op.Desc = &d
     execute(&op, 1, &tin.binding, 2, outs)
-    return coords[:int(count[0])].astype(dtype)
+    return count[0]

@@ -328,6 +328,14 @@ void dmlc_copy_stream(void* dst, const void* src, size_t n);
 void dmlc_copy_stream_lines(void* dst, const void* src, size_t n);
 void dmlc_fill_stream_lines(void* dst, size_t n, const void* value, size_t elem_size);
 void dmlc_stream_fence(void);
+/* Computed rows streamed: n elements of elem_size bytes (1 to 8, a power of 2) for dst,
+ * element-aligned, which gen(ctx, out, i0, m) computes, elements [i0, i0 + m) of the row to
+ * out: into a buffer that stays in the L1 cache, then streamed as whole 64-byte lines (the
+ * partial lines at the ends computed in place); fenced before it returns.  For large
+ * operators whose packed output is computed, not copied (CAST, FILL_VALUE_SEQUENCE): with
+ * `stream` 0, or without streaming stores, gen writes dst directly, one call. */
+typedef void (*dmlc_gen_fn)(const void* ctx, void* out, uint64_t i0, uint64_t m);
+void dmlc_stream_generated(void* dst, uint64_t n, UINT elem_size, dmlc_gen_fn gen, const void* ctx, int stream);
 
 /* ---- Pooling windows (src/pooling.c) -------------------------------------------------------
  * The window fields MAX_POOLING*, AVERAGE_POOLING* and LP_POOLING* share, read from any of their desc

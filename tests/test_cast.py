@@ -71,6 +71,30 @@ def test_zero_to_eight_dimensions(rng, nd):
     assert_cast_equal(y, ref_cast(x, np.int16))
 
 
+def test_large_widening_casts_write_the_same_values(rng):
+    """An output of 16 MiB or more, no narrower than the input, is computed in pieces and
+    written with non-temporal stores where the CPU has them: the same values, whatever the
+    output's alignment, row lengths and threads (rows that do not start on a 64-byte line,
+    odd lengths, a strided out= that is not streamed)."""
+    n = (16 << 20) // 4 + 37
+    h = np.concatenate([cast_edge_values(np.float16), random_array(rng, (n,), np.float16)])[:n]
+    i = random_array(rng, (7 * (n // 14),), np.int32)
+    want = h.astype(np.float32)  # exact: every float16 is a float32 (a NaN stays a NaN)
+    old = dmlc.get_num_threads()
+    try:
+        for threads in (1, 3):
+            dmlc.set_num_threads(threads)
+            assert_cast_equal(dmlc.cast(h, np.float32), want)
+            out = np.empty(n + 1, np.float32)[1:]  # 4 bytes past a 64-byte boundary
+            assert dmlc.cast(h, np.float32, out=out) is out
+            assert_cast_equal(out, want)
+            assert_cast_equal(dmlc.cast(i, np.int64), i.astype(np.int64))
+            assert_cast_equal(dmlc.cast(i.reshape(-1, 7)[:, 1:], np.float64), i.reshape(-1, 7)[:, 1:].astype(np.float64))
+    finally:
+        dmlc.set_num_threads(0)
+    assert dmlc.get_num_threads() == old
+
+
 def test_views_out_and_threads(rng):
     base = random_array(rng, (8, 16, 30, 32), np.float32)
     for name, x in {"transposed": base.transpose(0, 2, 3, 1), "reversed": base[:, ::-1, ::2],

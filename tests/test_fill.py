@@ -63,6 +63,8 @@ def test_fill_sequence_floats_are_one_rounding_of_k_times_delta_plus_start():
     y = dmlc.fill_sequence(10**5, 0.1, 0.1, np.float32)
     want = (np.arange(10**5) * np.float64(np.float32(0.1)) + np.float64(np.float32(0.1))).astype(np.float32)
     assert_same_bits(y, want)
+    y = dmlc.fill_sequence(10**5 + 3, -2.5, 1 / 3, np.float64)  # FLOAT64's vector loop too
+    assert_same_bits(y, np.arange(10**5 + 3) * (1 / 3) + -2.5)
     # An accumulated value += delta drifts; k * delta does not.
     acc = np.cumsum(np.full(10**5, np.float32(0.1), np.float32))
     assert not np.array_equal(acc, y)

@@ -80,6 +80,37 @@ def test_large_input_across_blocks_and_threads(rng):
         dmlc.set_num_threads(0 if before == dmlc.get_num_threads() else before)
 
 
+@pytest.mark.parametrize("part_bytes", [48, 700, 5000])
+def test_inputs_run_in_parts(rng, monkeypatch, part_bytes):
+    """An input larger than a part (8 MiB of 4-byte scratch rows) goes to the core in parts
+    cut along one axis, the axes before it taken one index at a time: the parts' rows are
+    x's coordinates, in x's order, whichever axis is cut, however the parts end."""
+    import dmlc._nonzero
+    monkeypatch.setattr(dmlc._nonzero, "_PART_BYTES", part_bytes)
+    shapes = [(3, 5, 7, 11), (1, 1, 40, 9), (2, 1, 3, 1, 50), (300,), (4, 2, 3, 2, 2, 1, 3, 2)]
+    for k, shape in enumerate(shapes):
+        x = sparse(rng, shape, [np.float32, np.int8, np.float64, np.uint16, np.float16][k], 0.3)
+        idt = INDEX_DTYPES[k % 4]
+        got = dmlc.nonzero_coordinates(x, indices_dtype=idt)
+        assert got.dtype == idt and got.flags.c_contiguous and got.flags.owndata
+        np.testing.assert_array_equal(got, np.argwhere(x))
+    x = sparse(rng, (6, 5, 9), np.int32, 0.5)[1:, ::-2, 1::3]
+    np.testing.assert_array_equal(dmlc.nonzero_coordinates(x), np.argwhere(x))
+    assert dmlc.nonzero_coordinates(np.zeros((5, 40), np.float32)).shape == (0, 2)
+    np.testing.assert_array_equal(dmlc.nonzero_coordinates(np.ones((3, 30), np.uint8)), np.argwhere(np.ones((3, 30))))
+
+
+@pytest.mark.parametrize("idt,n", [("int32", 1 << 31), ("uint32", 1 << 32)])
+def test_a_4_byte_index_type_must_hold_the_count(idt, n):
+    """The count of an input of x.size elements must fit the index dtype (a broadcast view:
+    the error comes before anything is read)."""
+    x = np.broadcast_to(np.float32(1), (n,))
+    with pytest.raises(ValueError) as e:
+        dmlc.nonzero_coordinates(x, indices_dtype=idt)
+    assert str(e.value) == (f"nonzero_coordinates: indices_dtype is {idt}, which cannot hold the count of x.size "
+                            f"{n} elements; use int64")
+
+
 def test_strided_views(rng):
     x = sparse(rng, (6, 8, 10), np.uint16)
     for view in (x[::2], x[:, ::-1], x.transpose(2, 0, 1), x[1:5, 2:7, ::3]):

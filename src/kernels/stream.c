@@ -13,7 +13,9 @@
  *   - dmlc_copy_stream_lines / dmlc_fill_stream_lines stream only whole 64-byte lines and
  *     write the partial lines at a run's ends with ordinary stores: for PADDING, whose
  *     interior runs share their first and last lines with border elements written by
- *     ordinary stores (streaming part of such a line made padding 5x slower, measured).
+ *     ordinary stores (streaming part of such a line made padding 5x slower, measured);
+ *   - dmlc_stream_generated streams whole lines of values computed into a buffer that
+ *     stays in L1: for CAST, whose output is converted, not copied.
  * Where there are no such stores (DMLC_HAVE_STREAM is 0) they are memcpy and a fill. */
 #include "../dmlc_internal.h"
 
@@ -132,6 +134,27 @@ void dmlc_fill_stream_lines(void* dst, size_t n, const void* value, size_t elem_
 
 void dmlc_stream_fence(void) { _mm_sfence(); }
 
+#  define GEN_BUFFER 4096 /* bytes: computed, then streamed while they are still in L1 */
+
+void dmlc_stream_generated(void* dst, uint64_t n, UINT elem_size, dmlc_gen_fn gen, const void* ctx, int stream)
+{
+    __m128i buf[GEN_BUFFER / 16];
+    char* d = (char*)dst;
+    const uint64_t per = GEN_BUFFER / elem_size;
+    uint64_t i = (uint64_t)(-(uintptr_t)d & (LINE - 1)) / elem_size; /* the head: up to the first whole line */
+    if (!stream || n < i + per) {
+        gen(ctx, dst, 0, n);
+        return;
+    }
+    gen(ctx, d, 0, i);
+    for (; i + per <= n; i += per) {
+        gen(ctx, buf, i, per);
+        stream_units(d + i * elem_size, (const char*)buf, GEN_BUFFER, 1);
+    }
+    gen(ctx, d + i * elem_size, i, n - i);
+    _mm_sfence();
+}
+
 #else
 
 void dmlc_copy_stream(void* dst, const void* src, size_t n) { memcpy(dst, src, n); }
@@ -143,5 +166,11 @@ void dmlc_fill_stream_lines(void* dst, size_t n, const void* value, size_t elem_
     fill_plain((char*)dst, n, pat);
 }
 void dmlc_stream_fence(void) {}
+void dmlc_stream_generated(void* dst, uint64_t n, UINT elem_size, dmlc_gen_fn gen, const void* ctx, int stream)
+{
+    (void)elem_size;
+    (void)stream;
+    gen(ctx, dst, 0, n);
+}
 
 #endif

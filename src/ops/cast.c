@@ -11,7 +11,10 @@
  * The walk is one copy plan over the logical index space (any strides, broadcasting
  * inputs), whose innermost rows go to one row function per (source, destination) pair:
  * the type switch happens once, at creation.  FLOAT16 <-> FLOAT32 rows use x86's F16C
- * where the CPU has it (the same rounding as the portable src/kernels/half.h). */
+ * where the CPU has it (the same rounding as the portable src/kernels/half.h).  An output of
+ * DMLC_STREAM_MIN_BYTES or more, no narrower than the input, has its contiguous rows
+ * converted piece by piece and written with non-temporal stores (dmlc_stream_generated):
+ * float16 -> float32 of (8, 64, 224, 224) on two shared cores in 11.6 ms instead of 24.7. */
 #include "../dmlc_internal.h"
 
 /* ---- Conversions to each destination, from the four source kinds ----------------------
@@ -211,12 +214,40 @@ static dmlc_row_fn cast_row_for(DML_TENSOR_DATA_TYPE from, DML_TENSOR_DATA_TYPE 
 typedef struct cast_state {
     dmlc_copy_plan plan;
     dmlc_row_fn row; /* NULL: same type, the bits are copied */
+    int stream;      /* a large output, no narrower than the input: contiguous rows streamed */
 } cast_state;
+
+/* A contiguous row converted piece by piece into a buffer, then streamed (the output is
+ * written to memory without being read first: a third less memory traffic). */
+typedef struct cast_piece {
+    const cast_state* st;
+    const char* src;
+} cast_piece;
+
+static void cast_pieces(const void* ctx, void* out, uint64_t i0, uint64_t m)
+{
+    const cast_piece* p = (const cast_piece*)ctx;
+    p->st->row(NULL, out, 1, p->src + i0 * p->st->plan.src_elem_size, 1, m);
+}
+
+static void cast_row_streamed(const void* ctx, void* dst, int64_t ds, const void* src, int64_t ss, uint64_t n)
+{
+    cast_piece p;
+    p.st = (const cast_state*)ctx;
+    p.src = (const char*)src;
+    if (ds != 1 || ss != 1) {
+        p.st->row(NULL, dst, ds, src, ss, n);
+        return;
+    }
+    dmlc_stream_generated(dst, n, p.st->plan.elem_size, cast_pieces, &p, 1);
+}
 
 static void cast_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const cast_state* st = (const cast_state*)op->state;
-    if (st->row)
+    if (st->row && st->stream)
+        dmlc_map_run(&st->plan, out[0], in[0], cast_row_streamed, st);
+    else if (st->row)
         dmlc_map_run(&st->plan, out[0], in[0], st->row, NULL);
     else
         dmlc_copy_run(&st->plan, out[0], in[0]);
@@ -247,6 +278,11 @@ static void plan(cast_state* st, const dmlc_tensor* in, const dmlc_tensor* out)
     dmlc_copy_plan_init(&st->plan, out->elem_size, in->ndim, sizes, ds, ss);
     st->plan.src_elem_size = in->elem_size;
     st->row = in->type == out->type ? NULL : cast_row_for(in->type, out->type);
+    /* Only where the output is at least as wide as the input, so its writes are half the
+     * traffic or more: a narrowing cast measured slower streamed (float32 -> float16 and
+     * int64 -> int32 on one thread) and no faster on two. */
+    st->stream = DMLC_HAVE_STREAM && dmlc_cpu_has(DMLC_CPU_SSE2) && out->elem_size >= in->elem_size &&
+                 out->count * out->elem_size >= DMLC_STREAM_MIN_BYTES;
 }
 
 HRESULT dmlc_infer_cast(DML_OPERATOR_TYPE type, const char* opname, const void* desc, dmlc_shapes* sh)

@@ -140,8 +140,8 @@ SEQ_INT(u64, uint64_t)
  * units convert (a 64-bit integer has no packed conversion before AVX-512); base + j is the
  * same exact double as (double)k. */
 #define SEQ_BLOCK ((uint64_t)1 << 20)
-#define SEQ_FLOAT(NAME, T, CONVERT)                                                                        \
-    static void seq_##NAME(const seq_state* st, char* out, uint64_t k0, uint64_t n, int64_t stride)       \
+#define SEQ_FLOAT(NAME, T, CONVERT, ATTR)                                                                  \
+    ATTR static void seq_##NAME(const seq_state* st, char* out, uint64_t k0, uint64_t n, int64_t stride)  \
     {                                                                                                      \
         T* o = (T*)out;                                                                                    \
         const double s = st->fstart, d = st->fdelta;                                                       \
@@ -164,9 +164,19 @@ SEQ_INT(u64, uint64_t)
     }
 #define SEQ_TO_F64(v) (v)
 #define SEQ_TO_F32(v) ((float)(v))
-SEQ_FLOAT(f64, double, SEQ_TO_F64)
-SEQ_FLOAT(f32, float, SEQ_TO_F32)
-SEQ_FLOAT(f16, uint16_t, dmlc_double_to_half_inline)
+SEQ_FLOAT(f64, double, SEQ_TO_F64, )
+SEQ_FLOAT(f32, float, SEQ_TO_F32, )
+SEQ_FLOAT(f16, uint16_t, dmlc_double_to_half_inline, )
+/* FLOAT32 and FLOAT64 with AVX2 where the CPU has it: the same loop, four doubles per
+ * instruction instead of SSE2's two (each operation still rounded on its own: AVX2 brings
+ * no fused multiply-add, and the file forbids contracting one), the same bits. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#  define SEQ_HAVE_AVX2 1
+SEQ_FLOAT(f64_avx2, double, SEQ_TO_F64, __attribute__((target("avx2"))))
+SEQ_FLOAT(f32_avx2, float, SEQ_TO_F32, __attribute__((target("avx2"))))
+#else
+#  define SEQ_HAVE_AVX2 0
+#endif
 #undef SEQ_TO_F64
 #undef SEQ_TO_F32
 #undef SEQ_FLOAT
@@ -252,8 +262,13 @@ static void seq_plan(seq_state* st, const fill_args* a, const dmlc_tensor* out)
     st->istart = union_bits(out->elem_size, &a->start);
     st->idelta = union_bits(out->elem_size, &a->delta);
     switch ((int)out->type) {
+#if SEQ_HAVE_AVX2
+    case DML_TENSOR_DATA_TYPE_FLOAT64: st->run = dmlc_cpu_has(DMLC_CPU_AVX2) ? seq_f64_avx2 : seq_f64; break;
+    case DML_TENSOR_DATA_TYPE_FLOAT32: st->run = dmlc_cpu_has(DMLC_CPU_AVX2) ? seq_f32_avx2 : seq_f32; break;
+#else
     case DML_TENSOR_DATA_TYPE_FLOAT64: st->run = seq_f64; break;
     case DML_TENSOR_DATA_TYPE_FLOAT32: st->run = seq_f32; break;
+#endif
     case DML_TENSOR_DATA_TYPE_FLOAT16: st->run = seq_f16; break;
     default:
         st->run = out->elem_size == 1 ? seq_u8 : out->elem_size == 2 ? seq_u16 : out->elem_size == 4 ? seq_u32 : seq_u64;
