@@ -30,7 +30,8 @@
  * converts FLOAT16 in and out) and outputs of stride 1 or 2 without dilation 8 at a time:
  * stride 2 loads 16 column sums and splits them into even and odd columns, as max pooling
  * does; a group at a row's edge divides each output by its own count.  Everything else
- * takes the portable kernel (average_pooling.inc).
+ * takes the portable kernel (average_pooling.inc); the vector kernels are
+ * src/kernels/average_pooling_avx2.inc.
  *
  * LP_POOLING and LP_POOLING1 (src/ops/lp_pooling.c) walk the same windows in the same order
  * through dmlc_window_sum_operator: each element adds |x|^P instead of x, sums are double
@@ -273,178 +274,8 @@ static inline double lp_root(double s, UINT p)
 #define AP_FINISH(sum, ow) lp_root(sum, st->p)
 #include "average_pooling.inc"
 
-/* ---- The vector kernels (x86-64, AVX2 + F16C, chosen at run time) ----------------------- */
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-#  define AP_HAVE_AVX2 1
-#  include <immintrin.h>
-#  define AP_TARGET __attribute__((target("avx2,f16c")))
-#  define AP_INLINE __attribute__((always_inline)) inline
-
-/* The one place this family asks which instruction sets it may use: src/cpu.c, which
- * DMLC_CPU_FEATURES=generic keeps to the portable kernels (docs/threads.rst, DMLC_CPU_FEATURES). */
-static int ap_cpu_has_avx2_f16c(void) { return dmlc_cpu_has(DMLC_CPU_AVX2 | DMLC_CPU_F16C); }
-
-static AP_TARGET AP_INLINE __m256 ap_load8(const char* p, int half)
-{
-    return half ? _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p)) : _mm256_loadu_ps((const float*)p);
-}
-
-static AP_TARGET AP_INLINE float ap_load1(const char* p, int half)
-{
-    if (half) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return _cvtsh_ss(h);
-    }
-    {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-}
-
-/* Column sums of tile columns [j0, j1), which lie inside the input (unit column stride):
- * buf[j] = ((0 + rows[0][c]) + rows[1][c]) + ..., with c = c0 + j. */
-static AP_TARGET AP_INLINE void ap_columns_vec(const char* const* rows, UINT nr, int half, int64_t c0, float* buf,
-                                              int64_t j0, int64_t j1)
-{
-    const int64_t es = half ? 2 : 4;
-    int64_t j = j0;
-    for (; j + 16 <= j1; j += 16) {
-        __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
-        for (UINT r = 0; r < nr; ++r) {
-            const char* p = rows[r] + (c0 + j) * es;
-            _mm_prefetch(p + AP_PREFETCH, _MM_HINT_T0);
-            a = _mm256_add_ps(a, ap_load8(p, half));
-            b = _mm256_add_ps(b, ap_load8(p + 8 * es, half));
-        }
-        _mm256_storeu_ps(buf + j, a);
-        _mm256_storeu_ps(buf + j + 8, b);
-    }
-    for (; j + 8 <= j1; j += 8) {
-        __m256 a = _mm256_setzero_ps();
-        for (UINT r = 0; r < nr; ++r) a = _mm256_add_ps(a, ap_load8(rows[r] + (c0 + j) * es, half));
-        _mm256_storeu_ps(buf + j, a);
-    }
-    for (; j < j1; ++j) {
-        float a = 0;
-        for (UINT r = 0; r < nr; ++r) a += ap_load1(rows[r] + (c0 + j) * es, half);
-        buf[j] = a;
-    }
-}
-
-/* The sums of 8 outputs from column sums: output l sums col[S*l + t], t in [0, kw). */
-static AP_TARGET AP_INLINE __m256 ap_sum8(const float* col, int64_t S, int64_t kw)
-{
-    __m256 acc = _mm256_setzero_ps();
-    if (S == 1) {
-        for (int64_t t = 0; t < kw; ++t) acc = _mm256_add_ps(acc, _mm256_loadu_ps(col + t));
-        return acc;
-    }
-    /* Stride 2: columns t .. t+15 split into even (window column t of the 8 outputs) and
-     * odd (column t + 1).  The lanes come out as outputs {0 1 4 5 | 2 3 6 7}, put right by
-     * one permute at the end; the order of additions per output is t = 0, 1, 2, ... */
-    for (int64_t t = 0; t < kw; t += 2) {
-        const __m256 a = _mm256_loadu_ps(col + t), b = _mm256_loadu_ps(col + t + 8);
-        acc = _mm256_add_ps(acc, _mm256_shuffle_ps(a, b, 0x88));
-        if (t + 1 < kw) acc = _mm256_add_ps(acc, _mm256_shuffle_ps(a, b, 0xdd));
-    }
-    return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(acc), 0xd8));
-}
-
-static AP_TARGET AP_INLINE void ap_store8(char* out, int64_t os, __m256 v, int half)
-{
-    if (os == 1) {
-        if (half) _mm_storeu_si128((__m128i*)out, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-        else _mm256_storeu_ps((float*)out, v);
-        return;
-    }
-    if (half) {
-        uint16_t h[8];
-        _mm_storeu_si128((__m128i*)h, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-        for (int l = 0; l < 8; ++l) memcpy(out + (int64_t)l * os * 2, &h[l], 2);
-    } else {
-        float f[8];
-        _mm256_storeu_ps(f, v);
-        for (int l = 0; l < 8; ++l) memcpy(out + (int64_t)l * os * 4, &f[l], 4);
-    }
-}
-
-/* One output row of FLOAT32 (half 0) or FLOAT16 (half 1).  Column sums go 8 at a time
- * when the columns are unit-strided and the window has few rows; outputs of stride 1 or 2
- * without dilation go 8 at a time, groups at the row's edges with a divisor per output,
- * and every other window through the portable kernel. */
-static AP_TARGET AP_INLINE void ap_row_vec(const ap_state* st, const ap_row* r, int half)
-{
-    const ap_dim *dd = &st->dims[0], *dh = &st->dims[1], *dw = &st->dims[2];
-    const int64_t es = half ? 2 : 4, S = dw->s, kw = dw->k;
-    const int hvec = dw->d == 1 && (S == 1 || S == 2) && r->rows_div > 0;
-    const char* rows[AP_MAX_ROWS];
-    UINT nr = 0;
-    float buf[AP_BUF];
-    __m256 divisor;
-    if (!st->tile) {
-        if (half) ap_direct_f16(st, r);
-        else ap_direct_f32(st, r);
-        return;
-    }
-    if ((r->td1 - r->td0) * (r->th1 - r->th0) <= AP_MAX_ROWS && (dw->is == 1 || dw->n == 1))
-        for (int64_t td = r->td0; td < r->td1; ++td)
-            for (int64_t th = r->th0; th < r->th1; ++th)
-                rows[nr++] = r->in + ((r->id0 + td * dd->d) * dd->is + (r->ih0 + th * dh->d) * dh->is) * es;
-    divisor = _mm256_set1_ps((float)(r->rows_div * (double)kw));
-    for (int64_t ow0 = 0; ow0 < dw->out; ow0 += st->tile) {
-        const int64_t ow1 = dw->out - ow0 < st->tile ? dw->out : ow0 + st->tile;
-        const int64_t c0 = ow0 * S - dw->p, ncols = (ow1 - 1 - ow0) * S + st->keff;
-        if (nr || r->td1 == r->td0 || r->th1 == r->th0) {
-            int64_t j0 = c0 < 0 ? -c0 : 0, j1 = dw->n - c0;
-            if (j0 > ncols) j0 = ncols;
-            if (j1 > ncols) j1 = ncols;
-            if (j1 < j0) j1 = j0;
-            memset(buf, 0, (size_t)j0 * sizeof *buf);
-            memset(buf + j1, 0, (size_t)(ncols - j1) * sizeof *buf);
-            ap_columns_vec(rows, nr, half, c0, buf, j0, j1);
-        } else if (half) {
-            ap_columns_f16(st, r, buf, c0, ncols);
-        } else {
-            ap_columns_f32(st, r, buf, c0, ncols);
-        }
-        memset(buf + ncols, 0, AP_SLACK * sizeof *buf); /* what the last group's loads may read */
-        if (!hvec) {
-            if (half) ap_outputs_f16(st, r, buf, ow0, ow0, ow1);
-            else ap_outputs_f32(st, r, buf, ow0, ow0, ow1);
-            continue;
-        }
-        for (int64_t ow = ow0; ow < ow1; ow += 8) {
-            const int64_t lanes = ow1 - ow < 8 ? ow1 - ow : 8;
-            const __m256 sum = ap_sum8(buf + (ow - ow0) * S, S, kw);
-            __m256 v;
-            if (ow >= st->full0 && ow + lanes <= st->full1) {
-                v = _mm256_div_ps(sum, divisor);
-            } else {
-                /* A group at the row's edges: each output's own divisor, as the portable
-                 * kernel computes it, and NaN where it is 0. */
-                float d[8];
-                __m256 dv;
-                for (int l = 0; l < 8; ++l) d[l] = (float)(r->rows_div * (double)ap_width_count(st, ow + l));
-                dv = _mm256_loadu_ps(d);
-                v = _mm256_blendv_ps(_mm256_div_ps(sum, dv), _mm256_set1_ps(NAN),
-                                     _mm256_cmp_ps(dv, _mm256_setzero_ps(), _CMP_EQ_OQ));
-            }
-            if (lanes == 8) {
-                ap_store8(r->out + ow * dw->os * es, dw->os, v, half);
-            } else { /* the row's last outputs: only their lanes are written */
-                char tmp[DMLC_TYPE_NAME_SIZE];
-                ap_store8(tmp, 1, v, half);
-                for (int64_t l = 0; l < lanes; ++l) memcpy(r->out + (ow + l) * dw->os * es, tmp + l * es, (size_t)es);
-            }
-        }
-    }
-}
-
-static AP_TARGET void ap_row_vec_f32(const ap_state* st, const ap_row* r) { ap_row_vec(st, r, 0); }
-static AP_TARGET void ap_row_vec_f16(const ap_state* st, const ap_row* r) { ap_row_vec(st, r, 1); }
-#endif
+/* ---- The vector kernels (x86-64, AVX2 + F16C, chosen at run time): ap_row_vec_f32/f16 --- */
+#include "../kernels/average_pooling_avx2.inc"
 
 /* The row kernel of a type and reduction: for the average the vector one where the CPU has
  * it (FLOAT32, FLOAT16); for LP pooling the portable one of P's class. */
@@ -455,7 +286,7 @@ static ap_row_fn ap_row_for(DML_TENSOR_DATA_TYPE type, UINT p)
                                        {ap_row_lpn_f16, ap_row_lpn_f32, ap_row_lpn_f64}};
     const int t = type == DML_TENSOR_DATA_TYPE_FLOAT16 ? 0 : type == DML_TENSOR_DATA_TYPE_FLOAT32 ? 1 : 2;
     if (p) return lp[p < 3 ? p - 1 : 2][t];
-#ifdef AP_HAVE_AVX2
+#ifdef DMLC_X86_AVX2
     if (type != DML_TENSOR_DATA_TYPE_FLOAT64 && ap_cpu_has_avx2_f16c())
         return type == DML_TENSOR_DATA_TYPE_FLOAT16 ? ap_row_vec_f16 : ap_row_vec_f32;
 #endif

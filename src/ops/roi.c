@@ -705,10 +705,10 @@ ROI_ALIGN_KERNEL(roi_align_max_f64, roi_acc_f64, double, double, ROI_ID, ROI_ID,
  * (exact to float; to nearest even back, as dmlc_float_to_half_inline), the arithmetic the
  * same, so the same bits, where the portable conversions took most of the time (about 5x
  * FLOAT32's at (2,256,64,64), 1000 regions, 7x7). */
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-#  include <immintrin.h>
+#include "../kernels/x86_avx2.h"
+#ifdef DMLC_X86_AVX2
 #  define ROI_HAVE_F16C 1
-#  define ROI_F16C __attribute__((target("avx2,f16c")))
+#  define ROI_F16C DMLC_AVX2_F16C
 #  define ROI_HALF_F16C(v) _cvtsh_ss(v)
 #  define ROI_HALF_STORE_F16C(v) ((uint16_t)_cvtss_sh((v), _MM_FROUND_TO_NEAREST_INT))
 ROI_ALIGN_KERNEL_DEF(roi_align_avg_f16c, ROI_F16C, roi_acc_f32, uint16_t, float, ROI_HALF_F16C, ROI_HALF_STORE_F16C, 0)
