@@ -332,6 +332,15 @@ static void roi_prefetch_window(const void* plane, size_t es, int64_t sh, int64_
 #endif
 }
 
+/* The locals every kernel below starts with: its job and state, the typed input and
+ * output, and the input's H and W strides in elements. */
+#define ROI_KERNEL_LOCALS(T)                                                                                       \
+    const roi_job* job = (const roi_job*)ctx;                                                                      \
+    const roi_state* st = job->st;                                                                                 \
+    const T* in = (const T*)job->in;                                                                               \
+    T* out = (T*)job->out;                                                                                         \
+    const int64_t sh = st->in_strides[2], sw = st->in_strides[3]
+
 /* Max pooling of items [begin, end), item = region * C + channel: each region's corners and bins
  * are computed once, for its first item.  KEY maps an element to an integer of type F that
  * compares as the element does (src/kernels/order.h: +-0 alike, every NaN above +inf, so the
@@ -340,11 +349,7 @@ static void roi_prefetch_window(const void* plane, size_t es, int64_t sh, int64_
 #define ROI_POOL_KERNEL(NAME, T, F, KEY)                                                                           \
     static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                      \
     {                                                                                                              \
-        const roi_job* job = (const roi_job*)ctx;                                                                  \
-        const roi_state* st = job->st;                                                                             \
-        const T* in = (const T*)job->in;                                                                           \
-        T* out = (T*)job->out;                                                                                     \
-        const int64_t sh = st->in_strides[2], sw = st->in_strides[3];                                              \
+        ROI_KERNEL_LOCALS(T);                                                                                      \
         void* buf = NULL;                                                                                          \
         uint64_t cap = 0, cur = UINT64_MAX, rh = 1, rw = 1;                                                        \
         int64_t* bins = NULL; /* rows [lo, hi) of each ph, then columns of each pw */                              \
@@ -597,11 +602,7 @@ static void align_inside(const roi_state* st, const align_axis* ax, uint64_t o, 
     ROI_ALIGN_BLOCK_FN(NAME, ATTR, TAP, T, ACC, LOAD, STORE, MAXR)                                                 \
     ATTR static void NAME(void* ctx, uint64_t begin, uint64_t end)                                                 \
     {                                                                                                              \
-        const roi_job* job = (const roi_job*)ctx;                                                                  \
-        const roi_state* st = job->st;                                                                             \
-        const T* in = (const T*)job->in;                                                                           \
-        T* out = (T*)job->out;                                                                                     \
-        const int64_t sh = st->in_strides[2], sw = st->in_strides[3];                                              \
+        ROI_KERNEL_LOCALS(T);                                                                                      \
         const ACC oob = (ACC)st->oob;                                                                              \
         void* buf = NULL;                                                                                          \
         uint64_t cap = 0, cur = UINT64_MAX, b = 0;                                                                 \
