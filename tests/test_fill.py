@@ -53,6 +53,27 @@ def test_fill_sequence_every_dtype(dtype):
         assert_same_bits(y, ref_fill_sequence((3, 50), start, delta, dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.uint64, np.int32, np.uint16, np.int8])
+def test_fill_sequence_integer_runs_split_across_threads_wrap_as_one_product(dtype):
+    """A contiguous run adds delta to the previous element; every thread's run must start
+    at start + k0 * delta, wrapped, so the split never shows."""
+    bits = np.dtype(dtype).itemsize * 8
+    start, delta = (1 << bits) - 5, (1 << (bits - 2)) + 3
+    shape = (1 << 20) + 7
+    want = ref_fill_sequence(shape, start, delta, dtype)
+    old = dmlc.get_num_threads()
+    try:
+        for threads in (1, 3):
+            dmlc.set_num_threads(threads)
+            assert_same_bits(dmlc.fill_sequence(shape, start, delta, dtype), want)
+            out = np.full(2 * shape, 7, dtype)
+            dmlc.fill_sequence(shape, start, delta, dtype, out=out[::2])
+            assert_same_bits(out[::2], want)
+            assert (out[1::2] == 7).all()
+    finally:
+        dmlc.set_num_threads(old)
+
+
 def test_fill_sequence_integers_match_arange():
     np.testing.assert_array_equal(dmlc.fill_sequence((2, 2), 10, -2, "uint8"), [[10, 8], [6, 4]])
     np.testing.assert_array_equal(dmlc.fill_sequence(1000, -5, 7, np.int32), np.arange(1000, dtype=np.int32) * 7 - 5)
