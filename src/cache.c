@@ -23,9 +23,12 @@
  * keeps the last DMLC_CACHE_SLOTS operators dmlcExecuteOperator created, each under a key
  * that holds every value of its desc that creation reads (the operator type, each tensor's
  * type, flags, sizes, strides, total size and alignment, every field and array), and runs
- * the one whose key equals the desc's.  A created operator depends on nothing but its desc
- * (thread counts are read when it runs, the CPU's features once per process), so the
- * result is the same, bit for bit; the bindings are still checked on every call.  A desc
+ * the one whose key equals the desc's.  A created operator's results depend on nothing
+ * but its desc (the CPU's features are read once per process), so they are the same, bit
+ * for bit; the bindings are still checked on every call.  Some operators cut their work
+ * for the thread count when they are created (CUMULATIVE_SUMMATION's blocks, TOP_K's
+ * parts), so the key holds the thread count too: after set_num_threads a call plans for
+ * the new count.  A desc
  * whose key would not fit (more than 16 parts, a field creation would refuse) is created
  * and released as before.  The operators are freed when their thread ends.
  * dmlcInferOutputSizes, which callers run before each call to size its outputs, keeps the
@@ -33,7 +36,7 @@
  * fields, and the output tensors only where it reads them (SPLIT's parts, MAX_UNPOOLING's
  * output, whose sizes are parameters: DMLC_SCHEMA_INFER_READS_OUTPUTS in src/schema.def). */
 #define DMLC_CACHE_SLOTS 4
-#define DMLC_CACHE_WORDS 448 /* a JOIN of 16 parts of 8 dimensions is 3 + 17 * 23 = 394 */
+#define DMLC_CACHE_WORDS 448 /* a JOIN of 16 parts of 8 dimensions is 4 + 17 * 23 = 395 */
 #define DMLC_CACHE_PARTS 16
 
 typedef struct dmlc_key {
@@ -222,6 +225,7 @@ static int key_desc(dmlc_key* k, const DML_OPERATOR_DESC* desc, int infer)
     k->ok = 1;
     if (!desc || !desc->Desc) return 0;
     key_put(k, (uint32_t)desc->Type);
+    if (!infer) key_put(k, dmlc_thread_count()); /* some operators cut their work for it when created */
     switch ((int)desc->Type) {
 #define DMLC_SCHEMA(NAME, family, flags, types, fields) \
     case DML_OPERATOR_##NAME: return key_##NAME(k, (const DML_##NAME##_OPERATOR_DESC*)desc->Desc, infer);

@@ -225,6 +225,10 @@ HRESULT dmlc_schema_check(DML_OPERATOR_TYPE type, const char* opname, const void
 typedef void (*dmlc_range_fn)(void* ctx, uint64_t begin, uint64_t end);
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx);
 UINT dmlc_thread_count(void);
+/* The threads dmlc_parallel_for may use for a loop touching work_bytes (at least 1): a
+ * kernel that cuts its work finer for threads asks this, so a call that will run alone
+ * keeps its one-thread shape and cost. */
+uint64_t dmlc_threads_for(uint64_t work_bytes);
 /* The CPUs this process may use (the default thread count): the affinity mask, lowered to a
  * cgroup CPU quota.  The cgroup parts, from the files' text (0 = no limit): cpu.max (v2);
  * cpu.cfs_quota_us and cpu.cfs_period_us (v1); and the lowest quota of the cgroups that

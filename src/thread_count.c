@@ -117,3 +117,10 @@ UINT dmlcGetThreadCount(void)
 }
 
 UINT dmlc_thread_count(void) { return dmlcGetThreadCount(); }
+
+uint64_t dmlc_threads_for(uint64_t work_bytes)
+{
+    const uint64_t threads = dmlc_thread_count(), most = work_bytes / DMLC_MIN_BYTES_PER_THREAD;
+    const uint64_t n = threads < most ? threads : most;
+    return n ? n : 1;
+}

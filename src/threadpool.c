@@ -353,11 +353,10 @@ static void grow(uint32_t want)
 
 void dmlc_parallel_for(uint64_t n, uint64_t work_bytes, dmlc_range_fn fn, void* ctx)
 {
-    uint64_t threads = dmlc_thread_count();
+    uint64_t threads = dmlc_threads_for(work_bytes);
     uint32_t zero = 0, id, k, wake, spins;
     pool_job job;
     if (threads > n) threads = n;
-    if (threads > work_bytes / DMLC_MIN_BYTES_PER_THREAD) threads = work_bytes / DMLC_MIN_BYTES_PER_THREAD;
     if (threads <= 1) { /* small: no threads, nothing shared touched */
         if (n) fn(ctx, 0, n);
         return;

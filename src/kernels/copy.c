@@ -626,7 +626,7 @@ void dmlc_copy_run(const dmlc_copy_plan* p, void* dst, const void* src)
     /* Few outer iterations (one big memcpy, say): cut each kernel call into pieces so every
      * thread gets a share. */
     job.stream = bytes / 2 >= DMLC_STREAM_MIN_BYTES && dmlc_cpu_has(DMLC_CPU_SSE2);
-    threads = dmlc_thread_count();
+    threads = dmlc_threads_for(bytes);
     if (threads > 1 && outer < 8 * threads) {
         job.pieces = 8 * threads / outer + 1;
         if (job.pieces > job.rows) job.pieces = job.rows;
@@ -713,7 +713,7 @@ void dmlc_map_run(const dmlc_copy_plan* p, void* dst, const void* src, dmlc_row_
     job.pieces = 1;
     for (UINT i = 0; i < p->ndim; ++i) bytes *= p->sizes[i];
     for (UINT i = 0; i < job.outer_ndim; ++i) outer *= p->sizes[i];
-    threads = dmlc_thread_count();
+    threads = dmlc_threads_for(bytes);
     if (threads > 1 && outer < 8 * threads) { /* few long rows: cut them so every thread gets a share */
         job.pieces = 8 * threads / outer + 1;
         if (job.pieces > job.n) job.pieces = job.n;

@@ -328,7 +328,7 @@ static int plan(cu_state* st, DML_OPERATOR_TYPE type, const cu_args* a, const dm
     for (UINT d = 0; d < st->outer; ++d) outer_count *= st->outer_sizes[d];
     st->width = inner != DMLC_MAX_DIMS && st->in_inner < (int64_t)in->strides[ax] ? CU_BLOCK : CU_INTERLEAVE;
     /* Fewer outer positions than threads: narrower blocks, so that every thread has one. */
-    threads = dmlc_thread_count();
+    threads = (UINT)dmlc_threads_for(2 * in->count * st->elem_size); /* as cu_execute's loop */
     if (outer_count < threads && st->width > CU_MIN_BLOCK) {
         const uint64_t parts = (threads + outer_count - 1) / outer_count;
         uint64_t w = (st->m + parts - 1) / parts;

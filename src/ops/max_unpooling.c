@@ -240,9 +240,9 @@ static void mu_zero_planes(void* vjob, uint64_t begin, uint64_t end)
 static void max_unpooling_execute(const DMLC_OPERATOR_T* op, const void* const* in, void* const* out)
 {
     const mu_state* st = (const mu_state*)op->state;
-    const uint64_t threads = dmlc_thread_count();
     const uint64_t out_bytes = st->out_count * st->elem_size;
     const uint64_t in_bytes = st->planes * st->in_plane_count * (st->elem_size + st->idx_size);
+    const uint64_t threads = dmlc_threads_for(out_bytes + in_bytes);
     mu_job job;
     job.st = st;
     job.in = (const char*)in[0];

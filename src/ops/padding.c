@@ -251,8 +251,8 @@ static void padding_execute(const DMLC_OPERATOR_T* op, const void* const* in, vo
 {
     const padding_state* st = (const padding_state*)op->state;
     const uint64_t m = st->dims[st->ndim - 1].m;
-    const uint64_t threads = dmlc_thread_count();
     const uint64_t bytes = op->outputs[0].count * st->elem_size + op->inputs[0].extent;
+    const uint64_t threads = dmlc_threads_for(bytes);
     pad_job job;
     job.st = st;
     job.dst = (char*)out[0];

@@ -367,7 +367,7 @@ static void plan(rs_state* st, UINT axis, const dmlc_tensor* in, const dmlc_tens
     for (UINT k = 0; k < st->nd; ++k) st->rows *= st->sizes[k];
     /* Fewer rows than a few per thread: long rows are cut into pieces of at least
      * RS_MIN_PIECE_BYTES. */
-    threads = dmlc_thread_count();
+    threads = (UINT)dmlc_threads_for(2 * out->count * st->es); /* as the execute's loop */
     st->pieces = 1;
     if (st->rows < 4 * (uint64_t)threads) {
         uint64_t p = (4 * (uint64_t)threads + st->rows - 1) / st->rows;
