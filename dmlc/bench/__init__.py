@@ -109,10 +109,11 @@ def copy_candidate(nbytes, torch):
 BASELINES = ("memcpy", "torch.copy_")
 
 
-def best_time(fn, min_runs=3, max_runs=20, budget=1.5):
-    """Best time of one call; calls shorter than a millisecond are timed in batches."""
+def _batch_size(fn):
+    """Warms fn up (pages in its outputs, builds caches) and gives how many calls make a
+    batch: one for calls of a millisecond or more, else enough to take over 2 ms."""
     t0 = time.perf_counter()
-    fn()  # warm up: page in the outputs, build caches
+    fn()
     batch = 1
     if time.perf_counter() - t0 < 1e-3:
         while True:
@@ -122,14 +123,49 @@ def best_time(fn, min_runs=3, max_runs=20, budget=1.5):
             if time.perf_counter() - t0 > 2e-3:
                 break
             batch *= 2
+    return batch
+
+
+def _batch_time(fn, batch):
+    t0 = time.perf_counter()
+    for _ in range(batch):
+        fn()
+    return (time.perf_counter() - t0) / batch
+
+
+def best_time(fn, min_runs=3, max_runs=20, budget=1.5):
+    """Best time of one call; calls shorter than a millisecond are timed in batches."""
+    batch = _batch_size(fn)
     times = []
     start = time.perf_counter()
     while len(times) < min_runs or (len(times) < max_runs and time.perf_counter() - start < budget):
-        t0 = time.perf_counter()
-        for _ in range(batch):
-            fn()
-        times.append((time.perf_counter() - t0) / batch)
+        times.append(_batch_time(fn, batch))
     return min(times)
+
+
+def scaling_times(make, threads, min_rounds=5, max_rounds=100, budget=2.0):
+    """One call's best time on each thread count of threads.  make() builds the call under
+    each count, then the counts take turns, a batch each per round, in alternate order, so
+    every count meets the same load (a busy machine changes from one second to the next,
+    and a batch that always ran second would always run late in the scheduler's slice).
+    The best batch still shows threads that cost time: a call that waits for a worker the
+    OS has not scheduled pays that wait in every batch."""
+    fns, batches = [], []
+    for n in threads:
+        with _threads(n, None):
+            fns.append(make())
+            batches.append(_batch_size(fns[-1]))
+    times = [[] for _ in threads]
+    start, rounds = time.perf_counter(), 0
+    while rounds < min_rounds or (rounds < max_rounds and time.perf_counter() - start < budget):
+        order = range(len(threads)) if rounds % 2 == 0 else reversed(range(len(threads)))
+        for i in order:
+            # dmlc's count alone (these rows are dmlc's calls): PyTorch's set_num_threads
+            # wakes its OpenMP team, which then spins beside the batch
+            with _threads(threads[i], None):
+                times[i].append(_batch_time(fns[i], batches[i]))
+        rounds += 1
+    return [min(t) for t in times]
 
 
 def _fmt_time(t):
@@ -220,7 +256,6 @@ def run_scaling(threads, quick=False, filt=None, stream=sys.stdout, progress=sys
     header = f"{'workload':<{width}} {'implementation':<16}{cols} {f'{threads[0]}/{threads[-1]}':>8}"
     print(header, file=stream)
     print("-" * len(header), file=stream)
-    torch = optional_torch()
     for i, w in enumerate(workloads):
         if progress is not None:
             print(f"[{i + 1}/{len(workloads)}] {w.group} {w.label}", file=progress, flush=True)
@@ -229,18 +264,14 @@ def run_scaling(threads, quick=False, filt=None, stream=sys.stdout, progress=sys
         for cand in w.candidates:
             if not cand.name.startswith("dmlc"):
                 continue
-            times = []
-            for n in threads:
-                with _threads(n, torch):
-                    fn = cand.make()
-                    times.append(best_time(fn))
-                    del fn
+            times = scaling_times(cand.make, threads)
             label = f"{w.group} {w.label}"
             print(f"{label:<{width}} {cand.name:<16}" + "".join(f"{_fmt_time(t):>13}" for t in times)
                   + f" {times[0] / times[-1]:7.2f}x", file=stream, flush=True)
             rows.append((w.group, w.label, cand.name, dict(zip(threads, times))))
     print(f"{threads[0]}/{threads[-1]}: time on {threads[0]} thread{'s' if threads[0] > 1 else ''} / time on "
-          f"{threads[-1]} (higher is better; below 1.00x the threads cost time).", file=stream)
+          f"{threads[-1]} (higher is better; below 1.00x the threads cost time).  The thread counts take "
+          f"turns, a batch of calls each; a time is each count's best batch.", file=stream)
     return rows
 
 
