@@ -480,12 +480,11 @@ static void plan(am_state* st, DML_OPERATOR_TYPE type, const am_args* a, const d
         st->red = 1;
     }
     /* Few outputs over many elements: split each reduced set so every thread has work. */
-    threads = dmlc_thread_count();
+    threads = (UINT)dmlc_threads_for(st->outputs * st->reduced * st->elem_size); /* as am_execute's loop */
     st->parts = 1;
-    /* Only when the loop will run on several threads (dmlc_parallel_for's rule): each part
-     * searches its own winning block, work a single thread would do for nothing. */
-    if (threads > 1 && st->outputs < threads && st->reduced >= 2 * AM_BLOCK
-        && st->outputs * st->reduced * st->elem_size >= 2 * DMLC_MIN_BYTES_PER_THREAD) {
+    /* Only when the loop will run on several threads: each part searches its own winning
+     * block, work a single thread would do for nothing. */
+    if (threads > 1 && st->outputs < threads && st->reduced >= 2 * AM_BLOCK) {
         uint64_t p = AM_MAX_ITEMS / st->outputs;
         if (p > AM_MAX_PARTS) p = AM_MAX_PARTS;
         if (p > st->reduced / AM_BLOCK) p = st->reduced / AM_BLOCK;

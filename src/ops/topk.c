@@ -636,15 +636,15 @@ static HRESULT validate(const char* opname, const tk_args* a, const dmlc_tensor*
 /* The plan's shape: parts and scratch, before the state is allocated. */
 static void plan_sizes(tk_state* st, const tk_args* a, const dmlc_tensor* in)
 {
-    const UINT threads = dmlc_thread_count();
+    /* as the execute's loops: a small call is one block on the calling thread */
+    const uint64_t threads = dmlc_threads_for(in->count * in->elem_size);
     st->n = in->sizes[a->axis];
     st->k = a->k;
     st->rows = in->count / st->n;
     st->parts = 1;
     /* Fewer rows than threads, long rows, K <= TK_STACK_K: rows split into parts (each
      * holding at least K elements), whose candidates are merged. */
-    if (st->k <= TK_STACK_K && threads > 1 && st->rows < threads &&
-        st->rows * st->n * in->elem_size >= 2 * DMLC_MIN_BYTES_PER_THREAD) {
+    if (st->k <= TK_STACK_K && threads > 1 && st->rows < threads) {
         uint64_t p = (threads * 4 + st->rows - 1) / st->rows;
         if (p > TK_MAX_PARTS) p = TK_MAX_PARTS;
         if (p > st->n / TK_MIN_PART) p = st->n / TK_MIN_PART;
